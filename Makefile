@@ -1,0 +1,120 @@
+# diskscope — plain GNU make.  `make run` starts it, `make check` tests it.
+# Missing Debian packages are installed first (tools/deps.sh), so pkg-config
+# flags are expanded lazily, after the deps stamp exists.
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/diskscope
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC      ?= cc
+B       := build
+VERSION := 0.1.0
+
+CORE_PKGS := libatasmart libpci liburing json-c inih
+UI_PKGS   := ncursesw
+TEST_PKGS := cmocka
+
+WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
+CSTD    := -std=c11 -D_GNU_SOURCE
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS_ALL = $(CSTD) $(OPT) $(SAN) $(WARN) -pthread -Isrc -Iui -I$(B) \
+             -DDS_VERSION='"$(VERSION)"' -DDS_DATADIR='"$(DATADIR)"' \
+             $(shell pkg-config --cflags $(CORE_PKGS) $(UI_PKGS))
+LIBS_CORE = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread
+LIBS_UI   = $(shell pkg-config --libs $(UI_PKGS))
+LIBS_TEST = $(shell pkg-config --libs $(TEST_PKGS))
+
+CORE_SRC := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
+UI_SRC   := $(sort $(wildcard ui/*.c))
+EMBED_IN := $(sort $(wildcard src/sim/models/*.drive src/sim/models/*.hba src/sim/models/*.rig \
+              src/inventory/*.csv themes/*.theme))
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/embedded.o
+UI_OBJ   := $(UI_SRC:%.c=$(B)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+DEPS_OK  := $(B)/.deps-ok
+
+.PHONY: all run check deps install uninstall clean lint-core man-lint asan bench
+all: $(B)/diskscope
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/deps.sh
+	@mkdir -p $(B)
+	@sh tools/deps.sh
+	@touch $@
+
+# The core must stay curses-free: only ui/ may include curses.
+lint-core:
+	@if grep -rnE '#[[:space:]]*include[[:space:]]*[<"](n)?curses(w)?[/.]' src; then \
+	  echo "error: curses included under src/ (only ui/ may use curses)"; exit 1; fi
+
+$(B)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(B)/embedded.c: tools/embed.sh $(EMBED_IN) | $(DEPS_OK)
+	@mkdir -p $(B)
+	sh tools/embed.sh $(EMBED_IN) > $@.tmp && mv $@.tmp $@
+
+$(B)/embedded.o: $(B)/embedded.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(B)/libdiskscope.a: $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libdiskscope-ui.a: $(UI_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/diskscope: $(B)/src/main.o $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core
+	$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS_UI) $(LIBS_CORE)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+
+$(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libdiskscope.a $(LIBS_CORE)
+
+run: $(B)/diskscope
+	./$(B)/diskscope $(ARGS)
+
+# Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
+# tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
+check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) lint-core
+	@sh tests/run.sh $(UNIT_BIN) $(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh))
+
+bench: $(B)/diskscope $(BENCH_BIN)
+	@for b in tests/bench/*.sh; do sh $$b || exit 1; done
+
+# Sanitizer build into its own directory (used by tests/ui/asan.sh).
+asan:
+	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' SAN='-fsanitize=address,undefined' build-asan/diskscope
+
+man-lint:
+	mandoc -Tlint -W warning man/diskscope.1 man/diskscope-theme.5
+
+install: $(B)/diskscope
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(B)/diskscope $(DESTDIR)$(BINDIR)/diskscope
+	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -m 644 man/diskscope.1 $(DESTDIR)$(MANDIR)/man1/diskscope.1
+	install -m 644 man/diskscope-theme.5 $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/diskscope $(DESTDIR)$(MANDIR)/man1/diskscope.1 \
+	      $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
+	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme
+	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,48 @@
+/* engine.h - how bytes move (fio's ioengine_ops).  Engines move bytes and
+ * nothing else: the worker timestamps every I/O and keeps the statistics. */
+#ifndef DS_ENGINE_H
+#define DS_ENGINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct target;
+
+struct io_u {
+	void *buf;
+	uint64_t offset;	/* bytes */
+	uint32_t len;		/* bytes */
+	bool write;
+	int result;		/* bytes done, or -errno; set by the engine at completion */
+	uint64_t start_ns;	/* set by the worker at submit (engine clock) */
+	uint64_t done_ns;	/* set by the engine when it knows better (sim), else 0 */
+	unsigned index;		/* slot in the worker's io_u array */
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	struct target *t;
+	unsigned qd;
+	void *priv;
+};
+
+struct engine_ops {
+	const char *name;
+	/* Set up for queue depth qd on an opened target; bufs/n_bufs are the
+	 * worker's aligned buffers (for registration). 0 / -errno. */
+	int (*init)(struct engine *e, void **bufs, unsigned n_bufs, size_t buf_len);
+	/* Queue one I/O (not yet submitted).  0 / -errno / -EBUSY when full. */
+	int (*queue)(struct engine *e, struct io_u *u);
+	/* Submit what is queued.  Number submitted or -errno. */
+	int (*commit)(struct engine *e);
+	/* Wait for at least min completions, return up to max in done[].  Count or -errno. */
+	int (*getevents)(struct engine *e, unsigned min, unsigned max, struct io_u **done);
+	void (*cleanup)(struct engine *e);
+	/* The engine's clock when it is not wall time (sim's virtual clock); NULL = now_ns(). */
+	uint64_t (*clock_ns)(struct engine *e);
+};
+
+/* The explicit registry: "uring", "psync", "sim". */
+extern const struct engine_ops *const engine_table[];
+const struct engine_ops *engine_find(const char *name);
+#endif

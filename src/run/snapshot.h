@@ -1,0 +1,59 @@
+/* snapshot.h - a copy of a running test's state for the live panels.  The
+ * UI draws from this, never from worker memory (the runner fills it under
+ * its own lock; workers publish with atomics). */
+#ifndef DS_SNAPSHOT_H
+#define DS_SNAPSHOT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SNAP_SAMPLES 600	/* last 60 s at 10 Hz */
+#define SNAP_HIST 32		/* latency buckets: bucket k holds (2^(k+6) .. 2^(k+7)] ns */
+#define SNAP_STEPS 64
+
+enum run_state { RUN_IDLE, RUN_STARTING, RUN_RUNNING, RUN_STOPPING, RUN_DONE,
+		 RUN_STOPPED, RUN_FAILED };
+
+struct snap_target {
+	char name[64];
+	int controller;			/* inventory index, -1 none */
+	bool active;			/* running in the current step */
+	double mbps, read_mbps, write_mbps, iops;	/* last interval */
+	double p50_us, p99_us;		/* last interval; NAN none */
+	double pos;			/* 0..1 position on the target */
+	uint64_t bytes, errors;
+	size_t n;			/* samples in the rings below, oldest first */
+	float read_hist[SNAP_SAMPLES];	/* MB/s per interval */
+	float write_hist[SNAP_SAMPLES];
+};
+
+struct snap_step {
+	unsigned index;			/* 1-based */
+	unsigned n_active;
+	double aggregate_mbps;		/* measured (so far, while running) */
+	double ideal_mbps;		/* 0 = n/a */
+	bool done;
+};
+
+struct run_snapshot {
+	char test[24];
+	enum run_state state;
+	bool virtual_time;
+	unsigned interval_ms;		/* sample interval */
+	unsigned step, n_steps;		/* current (1-based) */
+	double elapsed_s, eta_s;	/* eta < 0 unknown */
+	double ceiling_mbps;		/* 0 unknown */
+	int knee_drives;		/* 0 none yet */
+	char message[192];		/* last notice / error */
+	size_t n_targets;
+	struct snap_target *t;		/* owned by the snapshot (snapshot_free) */
+	size_t n_steps_done;
+	struct snap_step steps[SNAP_STEPS];
+	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
+	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
+	double total_mbps, total_iops;	/* current interval, all targets */
+	uint64_t total_errors;
+};
+
+void snapshot_free(struct run_snapshot *s);
+#endif

@@ -1,0 +1,122 @@
+/* util.c - string lists, small file reads, clock. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "util/util.h"
+
+int
+strlist_add(struct strlist *l, const char *s)
+{
+	char **v = realloc(l->v, (l->n + 1) * sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	if (!(v[l->n] = strdup(s)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+int
+strlist_addf(struct strlist *l, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return strlist_add(l, buf);
+}
+
+bool
+strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+void
+strlist_free(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int
+read_text(const char *path, char *buf, size_t n)
+{
+	if (n == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t r = read(fd, buf, n - 1);
+	int err = errno;
+	close(fd);
+	if (r < 0) {
+		buf[0] = '\0';
+		return -err;
+	}
+	buf[r] = '\0';
+	while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' ' || buf[r - 1] == '\t'))
+		buf[--r] = '\0';
+	return 0;
+}
+
+int
+read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	int rc = read_text(path, buf, sizeof buf);
+	if (rc)
+		return rc;
+	errno = 0;
+	unsigned long long x = strtoull(buf, &end, 0);
+	if (end == buf || errno)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int
+pathf(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	return (r < 0 || (size_t)r >= n) ? -ENAMETOOLONG : 0;
+}
+
+void
+strtrimcpy(char *dst, size_t n, const char *src)
+{
+	if (n == 0)
+		return;
+	while (*src == ' ')
+		src++;
+	size_t len = strnlen(src, n - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
+		dst[--len] = '\0';
+}
+
+uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,33 @@
+/* util.h - small helpers every layer uses: string lists, file reads, time. */
+#ifndef DS_UTIL_H
+#define DS_UTIL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A growable list of owned strings. */
+struct strlist {
+	char **v;
+	size_t n;
+};
+int strlist_add(struct strlist *l, const char *s);		/* 0 / -ENOMEM */
+int strlist_addf(struct strlist *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool strlist_has(const struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
+
+/* Read a small text file (sysfs attribute); trailing newline/space stripped.
+ * Returns 0 or -errno; buf is "" on error. */
+int read_text(const char *path, char *buf, size_t n);
+int read_u64(const char *path, uint64_t *v);			/* decimal or 0x hex */
+/* printf into a path buffer; -ENAMETOOLONG when it does not fit. */
+int pathf(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Copy with truncation and trailing-space trim; always NUL-terminates. */
+void strtrimcpy(char *dst, size_t n, const char *src);
+
+uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
+#endif

@@ -1,0 +1,2 @@
+/* ui-placeholder.c - removed once ui/loop.c lands. */
+#include "ui.h"

@@ -1,0 +1,47 @@
+/* ui.h - the dashboard's entry point.  main.c hands it the inventory and a
+ * backend (start/stop/snapshot/result of runs); ui/ never calls the runner
+ * directly, so it can be driven by a fake backend in tests. */
+#ifndef DS_UI_H
+#define DS_UI_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "inventory/inventory.h"
+#include "run/result.h"
+#include "run/snapshot.h"
+
+struct ui_test_info {		/* one row of the test picker */
+	const char *name;	/* "saturate" */
+	const char *summary;	/* one line */
+	bool writes;		/* destroys data on the target */
+};
+
+struct ui_backend {
+	void *ctx;
+	const struct ui_test_info *tests;
+	size_t n_tests;
+	/* Start a run; 0 or -errno with a one-line reason in err. */
+	int (*start)(void *ctx, const char *test, const char *const *targets, size_t n_targets,
+		     const struct run_params *p, const char *confirm_device, char *err, size_t errlen);
+	void (*stop)(void *ctx);				/* cooperative */
+	int (*snapshot)(void *ctx, struct run_snapshot *s);	/* fill s (caller frees) */
+	/* The finished run's result (NULL while none); owned by the backend. */
+	const struct run_result *(*result)(void *ctx);
+	/* Export the last result: 0 or -errno, path written in out. */
+	int (*export_result)(void *ctx, const char *fmt, char *out, size_t outlen);
+};
+
+struct ui_opts {
+	const char *theme;	/* NAME or FILE, NULL default */
+	const char *glyphs;	/* NULL = auto */
+	long frames;		/* exit after N frames, 0 = never */
+	const char *start_test;	/* start this test at once */
+	const char *const *start_targets;
+	size_t n_start_targets;
+	const struct run_params *start_params;
+	const struct run_result *show[2];	/* `show`: saved runs */
+	size_t n_show;
+};
+
+/* Run the dashboard until the user quits.  Returns an exit code. */
+int ui_main(struct inventory *inv, const struct ui_backend *be, const struct ui_opts *o);
+#endif
