@@ -38,6 +38,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 DEPS_OK  := $(B)/.deps-ok
+Q := $(if $(V),,@)
 
 .PHONY: all run check deps install uninstall clean lint-core man-lint asan bench
 all: $(B)/diskscope
@@ -55,33 +56,36 @@ lint-core:
 
 $(B)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@$(if $(V),,echo '  CC      $<')
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(B)/embedded.c: tools/embed.sh $(EMBED_IN) | $(DEPS_OK)
 	@mkdir -p $(B)
-	sh tools/embed.sh $(EMBED_IN) > $@.tmp && mv $@.tmp $@
+	$(Q)sh tools/embed.sh $(EMBED_IN) > $@.tmp && mv $@.tmp $@
 
 $(B)/embedded.o: $(B)/embedded.c
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(B)/libdiskscope.a: $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(B)/libdiskscope-ui.a: $(UI_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(B)/diskscope: $(B)/src/main.o $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core
-	$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS_UI) $(LIBS_CORE)
+	@$(if $(V),,echo '  LINK    $@')
+	$(Q)$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS_UI) $(LIBS_CORE)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+	@$(if $(V),,echo '  TEST    $@')
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libdiskscope.a $(LIBS_CORE)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libdiskscope.a $(LIBS_CORE)
 
 run: $(B)/diskscope
 	./$(B)/diskscope $(ARGS)

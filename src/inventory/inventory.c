@@ -1,0 +1,210 @@
+/* inventory.c - the merged bench model: drives from sysfs, controllers from
+ * libpci, the links between them, then ATA/SMART and the SMR verdicts. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "inventory/inventory.h"
+#include "inventory/ata.h"
+#include "inventory/pci.h"
+#include "inventory/smr.h"
+#include "inventory/sysfs.h"
+#include "inventory/topology.h"
+
+static const char *const transport_names[] = {
+	[TR_UNKNOWN] = "unknown", [TR_SATA] = "sata", [TR_SAS] = "sas",
+	[TR_NVME] = "nvme", [TR_USB] = "usb", [TR_VIRTIO] = "virtio",
+	[TR_LOOP] = "loop", [TR_ZRAM] = "zram", [TR_SCSI] = "scsi",
+	[TR_MMC] = "mmc", [TR_IDE] = "ide", [TR_SIM] = "sim",
+};
+
+const char *
+transport_name(enum ds_transport t)
+{
+	if ((size_t)t >= ARRAY_SIZE(transport_names) || !transport_names[t])
+		return "unknown";
+	return transport_names[t];
+}
+
+void
+inventory_opts_default(struct inventory_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->sysfs_root = "/sys";
+	o->dev_root = "/dev";
+	o->mounts_file = "/proc/self/mounts";
+	o->ata_timeout_ms = 5000;
+}
+
+struct drive *
+inventory_add_drive(struct inventory *inv)
+{
+	struct drive *v = realloc(inv->drv, (inv->n_drv + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	inv->drv = v;
+	struct drive *d = &v[inv->n_drv++];
+	memset(d, 0, sizeof *d);
+	d->controller = -1;
+	return d;
+}
+
+struct controller *
+inventory_add_controller(struct inventory *inv)
+{
+	struct controller *v = realloc(inv->ctrl, (inv->n_ctrl + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	inv->ctrl = v;
+	struct controller *c = &v[inv->n_ctrl++];
+	memset(c, 0, sizeof *c);
+	return c;
+}
+
+void
+drive_free(struct drive *d)
+{
+	strlist_free(&d->partitions);
+	strlist_free(&d->holders);
+	strlist_free(&d->mounts);
+	strlist_free(&d->warnings);
+	strlist_free(&d->smr.evidence);
+	ata_info_free(&d->ata);
+}
+
+void
+controller_free(struct controller *c)
+{
+	strlist_free(&c->drives);
+}
+
+void
+inventory_free(struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_drv; i++)
+		drive_free(&inv->drv[i]);
+	for (size_t i = 0; i < inv->n_ctrl; i++)
+		controller_free(&inv->ctrl[i]);
+	free(inv->drv);
+	free(inv->ctrl);
+	strlist_free(&inv->notes);
+	memset(inv, 0, sizeof *inv);
+}
+
+struct drive *
+inventory_find_drive(struct inventory *inv, const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < inv->n_drv; i++)
+		if (strcmp(inv->drv[i].path, name) == 0)
+			return &inv->drv[i];
+	if (strncmp(name, "/dev/", 5) == 0)
+		name += 5;
+	for (size_t i = 0; i < inv->n_drv; i++)
+		if (strcmp(inv->drv[i].name, name) == 0)
+			return &inv->drv[i];
+	return NULL;
+}
+
+static bool
+all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int
+inventory_find_controller(const struct inventory *inv, const char *spec)
+{
+	if (!spec)
+		return -1;
+	if (strncmp(spec, "ctrl:", 5) == 0)
+		spec += 5;
+	else if (strncmp(spec, "ctrl", 4) == 0 && all_digits(spec + 4))
+		spec += 4;
+	if (all_digits(spec)) {		/* "ctrl:1", "ctrl1": the id, else the index */
+		char id[24];
+		pathf(id, sizeof id, "ctrl%s", spec);
+		for (size_t k = 0; k < inv->n_ctrl; k++)
+			if (strcmp(inv->ctrl[k].id, id) == 0)
+				return (int)k;
+		unsigned long n = strtoul(spec, NULL, 10);
+		return n < inv->n_ctrl ? (int)n : -1;
+	}
+	size_t sl = strlen(spec);
+	for (size_t k = 0; k < inv->n_ctrl; k++) {
+		const char *a = inv->ctrl[k].address;
+		size_t al = strlen(a);
+		if (strcasecmp(a, spec) == 0)
+			return (int)k;
+		/* "03:00.0" names the function in domain 0000 */
+		if (sl == 7 && al == 12 && strncmp(a, "0000:", 5) == 0 && strcasecmp(a + 5, spec) == 0)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* IDENTIFY may have brought the serial sysfs lacked: the id follows it. */
+static void
+refresh_id(struct drive *d)
+{
+	if (strcmp(d->id_source, "serial") == 0 || !d->serial[0])
+		return;
+	strtrimcpy(d->id, sizeof d->id, d->serial);
+	strcpy(d->id_source, "serial");
+}
+
+int
+inventory_scan(struct inventory *inv, const struct inventory_opts *o)
+{
+	struct inventory_opts def;
+	if (!o) {
+		inventory_opts_default(&def);
+		o = &def;
+	}
+	const char *root = o->sysfs_root ? o->sysfs_root : "/sys";
+
+	int rc = sysfs_scan_drives(inv, o);
+	if (rc < 0) {
+		strlist_addf(&inv->notes, "sysfs root %s: %s", root, strerror(-rc));
+		return rc;
+	}
+
+	rc = pci_scan_ids(inv, o->pci_dump, root, o->pci_ids);
+	if (rc < 0) {
+		inv->incomplete = true;
+		if (o->pci_dump) {	/* the user named this file: a bad one is an error */
+			strlist_addf(&inv->notes, "pci dump %s: %s", o->pci_dump, strerror(-rc));
+			return rc;
+		}
+		strlist_addf(&inv->notes, "controllers: %s", strerror(-rc));
+	}
+	rc = topology_link(inv);
+	if (rc < 0)
+		return rc;
+
+	if (!o->no_ata) {
+		rc = ata_query_all(inv, o);
+		if (rc < 0) {
+			inv->incomplete = true;
+			strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
+		}
+		for (size_t i = 0; i < inv->n_drv; i++)
+			refresh_id(&inv->drv[i]);
+	}
+
+	/* ---- DEMO: the lead wires the simulated rig here ----
+	 * if (o->demo) { ... sim_inventory_add(inv, o->demo_rig, ...) ... }
+	 * Sim drives carry their own controller links and IDENTIFY facts, so
+	 * they join before the SMR assessment below. */
+
+	for (size_t i = 0; i < inv->n_drv; i++)
+		smr_assess(&inv->drv[i]);
+	return 0;
+}

@@ -1,0 +1,282 @@
+/* inventory-json.c - the "inventory" section of the schema-1 document.
+ * Every unknown fact is null (or {"known": false, "reason": ...}). */
+#include <stdio.h>
+#include <string.h>
+#include "report/doc.h"
+
+#define ADD(o, k, v) json_object_object_add((o), (k), (v))
+
+static struct json_object *
+bool_or_null(const struct ds_u64 *v)
+{
+	return v->known ? json_object_new_boolean(v->v != 0) : NULL;
+}
+
+static struct json_object *
+strlist_json(const struct strlist *l)
+{
+	struct json_object *a = json_object_new_array();
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_string(l->v[i]));
+	return a;
+}
+
+static struct json_object *
+num_or_null(double v, bool known)
+{
+	return known ? json_object_new_double(v) : NULL;
+}
+
+static const char *
+zoned_name(uint64_t z)
+{
+	static const char *const names[] = { "none", "host-aware", "device-managed", "reserved" };
+	return z < 4 ? names[z] : "reserved";
+}
+
+static const char *
+ata_state_name(enum ata_state s)
+{
+	switch (s) {
+	case ATA_NOT_ATA: return "not ata";
+	case ATA_PENDING: return "pending";
+	case ATA_OK: return "ok";
+	case ATA_NO_ANSWER: return "no answer";
+	case ATA_FAILED: return "failed";
+	}
+	return "unknown";
+}
+
+/* "ok", "no access (EPERM)", "unchecked", "gone". */
+void
+access_text(const struct drive *d, char *buf, size_t n)
+{
+	switch (d->access) {
+	case ACC_OK: snprintf(buf, n, "ok"); break;
+	case ACC_UNCHECKED: snprintf(buf, n, "unchecked"); break;
+	case ACC_GONE: snprintf(buf, n, "gone"); break;
+	case ACC_DENIED: {
+		const char *e = strerrorname_np(d->access_errno);
+		snprintf(buf, n, "no access (%s)", e ? e : "error");
+		break;
+	}
+	}
+}
+
+static struct json_object *
+identify_json(const struct ata_identify *id)
+{
+	struct json_object *o = json_object_new_object();
+	ADD(o, "model", doc_str(id->model));
+	ADD(o, "serial", doc_str(id->serial));
+	ADD(o, "firmware", doc_str(id->firmware));
+	ADD(o, "capacity_bytes", doc_u64(&id->capacity_bytes));
+	ADD(o, "sectors", doc_u64(&id->sectors));
+	ADD(o, "lba48", json_object_new_boolean(id->lba48));
+	ADD(o, "sector_size_reported", json_object_new_boolean(id->sector_size_reported));
+	ADD(o, "logical", doc_u64(&id->logical));
+	ADD(o, "physical", doc_u64(&id->physical));
+	ADD(o, "alignment_offset", doc_u64(&id->alignment_offset));
+	ADD(o, "rotation_rpm", id->rotation_rpm.known && !id->ssd ? doc_u64(&id->rotation_rpm) : NULL);
+	ADD(o, "ssd", id->rotation_rpm.known ? json_object_new_boolean(id->ssd) : NULL);
+	ADD(o, "trim", bool_or_null(&id->trim));
+	ADD(o, "trim_deterministic", bool_or_null(&id->trim_deterministic));
+	ADD(o, "trim_zeroed", bool_or_null(&id->trim_zeroed));
+	ADD(o, "zoned", id->zoned.known ? json_object_new_string(zoned_name(id->zoned.v)) : NULL);
+	ADD(o, "ncq_depth", doc_u64(&id->ncq_depth));
+	ADD(o, "sata_max_gbps", doc_dbl(&id->sata_max_gbps));
+	ADD(o, "sata_cur_gbps", doc_dbl(&id->sata_cur_gbps));
+	ADD(o, "smart_supported", bool_or_null(&id->smart_supported));
+	return o;
+}
+
+static struct json_object *
+smart_json(const struct smart_info *s)
+{
+	struct json_object *o = json_object_new_object();
+	ADD(o, "known", json_object_new_boolean(s->known));
+	if (!s->known) {
+		ADD(o, "reason", doc_str(s->reason[0] ? s->reason : "not read"));
+		return o;
+	}
+	ADD(o, "overall", doc_str(s->overall));
+	ADD(o, "status_good", bool_or_null(&s->status_good));
+	ADD(o, "temperature_c", doc_dbl(&s->temperature_c));
+	ADD(o, "power_on_hours", doc_u64(&s->power_on_hours));
+	ADD(o, "reallocated", doc_u64(&s->reallocated));
+	ADD(o, "pending", doc_u64(&s->pending));
+	ADD(o, "offline_uncorrectable", doc_u64(&s->offline_uncorrectable));
+	struct json_object *a = json_object_new_array();
+	for (size_t i = 0; i < s->n_attrs; i++) {
+		const struct smart_attr *t = &s->attrs[i];
+		struct json_object *x = json_object_new_object();
+		ADD(x, "id", json_object_new_int(t->id));
+		ADD(x, "name", doc_str(t->name));
+		ADD(x, "value", doc_u64(&t->value));
+		ADD(x, "worst", doc_u64(&t->worst));
+		ADD(x, "threshold", doc_u64(&t->threshold));
+		ADD(x, "raw", json_object_new_int64((int64_t)t->raw));
+		ADD(x, "pretty", doc_str(t->pretty));
+		ADD(x, "prefailure", json_object_new_boolean(t->prefailure));
+		ADD(x, "failing_now", json_object_new_boolean(t->failing_now));
+		ADD(x, "failed_past", json_object_new_boolean(t->failed_past));
+		json_object_array_add(a, x);
+	}
+	ADD(o, "attributes", a);
+	return o;
+}
+
+static struct json_object *
+drive_json(const struct inventory *inv, const struct drive *d)
+{
+	struct json_object *o = json_object_new_object(), *x;
+	char acc[64];
+
+	ADD(o, "name", json_object_new_string(d->name));
+	ADD(o, "path", doc_str(d->path));
+	ADD(o, "id", doc_str(d->id));
+	ADD(o, "id_source", doc_str(d->id_source));
+	ADD(o, "model", doc_str(d->model));
+	ADD(o, "vendor", doc_str(d->vendor));
+	ADD(o, "serial", doc_str(d->serial));
+	ADD(o, "firmware", doc_str(d->firmware));
+	ADD(o, "wwn", doc_str(d->wwn));
+	ADD(o, "transport", json_object_new_string(transport_name(d->transport)));
+	ADD(o, "virtual", json_object_new_boolean(d->virtual_dev));
+	if (d->backing[0])
+		ADD(o, "backing_file", json_object_new_string(d->backing));
+	ADD(o, "capacity_bytes", doc_u64(&d->capacity_bytes));
+
+	x = json_object_new_object();
+	ADD(x, "logical", doc_u64(&d->logical));
+	ADD(x, "physical", doc_u64(&d->physical));
+	ADD(x, "alignment_offset", doc_u64(&d->alignment_offset));
+	ADD(x, "min_io", doc_u64(&d->min_io));
+	ADD(x, "opt_io", doc_u64(&d->opt_io));
+	ADD(x, "source", doc_str(d->sector_source));
+	ADD(o, "sectors", x);
+
+	bool ssd = d->rotation_rpm.known && d->rotation_rpm.v == 0;
+	ADD(o, "rotation_rpm", d->rotation_rpm.known && !ssd ? doc_u64(&d->rotation_rpm) : NULL);
+	if (d->rotation_rpm.known)
+		ADD(o, "ssd", json_object_new_boolean(ssd));
+	else
+		ADD(o, "ssd", d->rotational.known ? json_object_new_boolean(!d->rotational.v) : NULL);
+	ADD(o, "rotational", bool_or_null(&d->rotational));
+
+	const struct ata_identify *id = &d->ata.id;
+	bool have_id = d->ata.state == ATA_OK;
+	x = json_object_new_object();
+	ADD(x, "supported", have_id ? bool_or_null(&id->trim) : NULL);
+	ADD(x, "deterministic", have_id ? bool_or_null(&id->trim_deterministic) : NULL);
+	ADD(x, "zeroed", have_id ? bool_or_null(&id->trim_zeroed) : NULL);
+	ADD(x, "discard_granularity", doc_u64(&d->discard_granularity));
+	ADD(o, "trim", x);
+	ADD(o, "zoned", doc_str(d->zoned));
+	ADD(o, "write_cache", doc_str(d->write_cache));
+	x = json_object_new_object();
+	ADD(x, "supported_gbps", have_id ? doc_dbl(&id->sata_max_gbps) : NULL);
+	ADD(x, "current_gbps", have_id ? doc_dbl(&id->sata_cur_gbps) : NULL);
+	ADD(o, "sata_link", x);
+
+	x = json_object_new_object();
+	ADD(x, "state", json_object_new_string(ata_state_name(d->ata.state)));
+	ADD(x, "via", doc_str(d->ata.via));
+	ADD(x, "reason", doc_str(d->ata.reason));
+	ADD(x, "identify", have_id ? identify_json(id) : NULL);
+	ADD(o, "ata", x);
+
+	x = json_object_new_object();
+	ADD(x, "verdict", json_object_new_string(smr_verdict_name(d->smr.verdict)));
+	ADD(x, "evidence", strlist_json(&d->smr.evidence));
+	ADD(o, "smr", x);
+	if (d->ata.state == ATA_OK || d->ata.smart.known)
+		ADD(o, "smart", smart_json(&d->ata.smart));
+	else {
+		struct smart_info none = { 0 };
+		snprintf(none.reason, sizeof none.reason, "%.120s",
+			 d->ata.state == ATA_NOT_ATA ? "not an ATA drive" :
+			 d->ata.state == ATA_NO_ANSWER ? "no answer" :
+			 d->ata.reason[0] ? d->ata.reason : "not read");
+		ADD(o, "smart", smart_json(&none));
+	}
+
+	ADD(o, "removable", json_object_new_boolean(d->removable));
+	ADD(o, "readonly", json_object_new_boolean(d->readonly));
+	ADD(o, "partitions", strlist_json(&d->partitions));
+	ADD(o, "holders", strlist_json(&d->holders));
+	ADD(o, "mounts", strlist_json(&d->mounts));
+	ADD(o, "controller", d->controller >= 0 && (size_t)d->controller < inv->n_ctrl ?
+	    json_object_new_string(inv->ctrl[d->controller].id) : NULL);
+	ADD(o, "port", doc_str(d->port));
+	access_text(d, acc, sizeof acc);
+	ADD(o, "access", json_object_new_string(acc));
+	ADD(o, "warnings", strlist_json(&d->warnings));
+	return o;
+}
+
+static struct json_object *
+link_json(const struct pci_link *l, const char *from)
+{
+	struct json_object *o = json_object_new_object();
+	ADD(o, "known", json_object_new_boolean(l->known));
+	if (!l->known) {
+		ADD(o, "reason", doc_str(l->reason[0] ? l->reason : "no PCIe capability"));
+		return o;
+	}
+	ADD(o, "cap_gts", json_object_new_double(l->cap_gts));
+	ADD(o, "cap_width", json_object_new_int((int)l->cap_width));
+	ADD(o, "sta_gts", json_object_new_double(l->sta_gts));
+	ADD(o, "sta_width", json_object_new_int((int)l->sta_width));
+	ADD(o, "cap2_max_gts", num_or_null(l->cap2_max_gts, l->has_cap2));
+	ADD(o, "downgraded", json_object_new_boolean(l->downgraded));
+	ADD(o, "ceiling_mbps", json_object_new_double(l->ceiling_mbps));
+	ADD(o, "cap_ceiling_mbps", json_object_new_double(l->cap_ceiling_mbps));
+	if (from)
+		ADD(o, "from", doc_str(from));
+	return o;
+}
+
+static struct json_object *
+controller_json(const struct controller *c)
+{
+	struct json_object *o = json_object_new_object();
+	char hex[8];
+
+	ADD(o, "id", json_object_new_string(c->id));
+	ADD(o, "address", doc_str(c->address));
+	snprintf(hex, sizeof hex, "%04x", c->vendor_id);
+	ADD(o, "vendor_id", json_object_new_string(hex));
+	snprintf(hex, sizeof hex, "%04x", c->device_id);
+	ADD(o, "device_id", json_object_new_string(hex));
+	snprintf(hex, sizeof hex, "%06x", c->class_code);
+	ADD(o, "class_code", json_object_new_string(hex));
+	ADD(o, "name", doc_str(c->name));
+	ADD(o, "class", doc_str(c->class_name));
+	ADD(o, "driver", doc_str(c->driver));
+	ADD(o, "numa_node", doc_u64(&c->numa_node));
+	ADD(o, "simulated", json_object_new_boolean(c->simulated));
+	struct json_object *l = link_json(&c->link, c->link_from);
+	struct json_object *nw = link_json(&c->narrowest, NULL);
+	ADD(nw, "address", doc_str(c->narrowest_at));
+	ADD(l, "narrowest_on_path", nw);
+	ADD(o, "link", l);
+	ADD(o, "drives", strlist_json(&c->drives));
+	return o;
+}
+
+struct json_object *
+doc_inventory(const struct inventory *inv)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *cs = json_object_new_array(), *ds = json_object_new_array();
+	for (size_t i = 0; i < inv->n_ctrl; i++)
+		json_object_array_add(cs, controller_json(&inv->ctrl[i]));
+	for (size_t i = 0; i < inv->n_drv; i++)
+		json_object_array_add(ds, drive_json(inv, &inv->drv[i]));
+	ADD(o, "controllers", cs);
+	ADD(o, "drives", ds);
+	ADD(o, "notes", strlist_json(&inv->notes));
+	ADD(o, "incomplete", json_object_new_boolean(inv->incomplete));
+	return o;
+}

@@ -1,0 +1,184 @@
+/* inventory-text.c - `diskscope list`: controllers with their drives beneath,
+ * in 100 columns.  Unknown is "?", never 0; warnings marked with "!". */
+#include <stdio.h>
+#include <string.h>
+#include "report/doc.h"
+#include "report/text.h"
+
+void
+fmt_capacity(const struct ds_u64 *b, char *buf, size_t n)
+{
+	if (!b->known) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	double v = (double)b->v;
+	if (v >= 1e12)
+		snprintf(buf, n, "%.2f TB", v / 1e12);
+	else if (v >= 1e9)
+		snprintf(buf, n, "%.0f GB", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, n, "%.0f MB", v / 1e6);
+	else
+		snprintf(buf, n, "%llu B", (unsigned long long)b->v);
+}
+
+const char *
+sector_label(const struct drive *d)
+{
+	if (!d->logical.known || !d->physical.known)
+		return "?";
+	if (d->logical.v == 512 && d->physical.v == 512)
+		return "512n";
+	if (d->logical.v == 512 && d->physical.v == 4096)
+		return "512e";
+	if (d->logical.v == 4096 && d->physical.v == 4096)
+		return "4Kn";
+	static __thread char buf[24];
+	snprintf(buf, sizeof buf, "%llu/%llu", (unsigned long long)d->logical.v,
+		 (unsigned long long)d->physical.v);
+	return buf;
+}
+
+void
+fmt_rotation(const struct drive *d, char *buf, size_t n)
+{
+	if (d->rotation_rpm.known)
+		snprintf(buf, n, d->rotation_rpm.v == 0 ? "SSD" : "%llu rpm",
+			 (unsigned long long)d->rotation_rpm.v);
+	else if (d->rotational.known && !d->rotational.v)
+		snprintf(buf, n, "non-rot");
+	else if (d->rotational.known)
+		snprintf(buf, n, "rotating");
+	else
+		snprintf(buf, n, "?");
+}
+
+const char *
+trim_label(const struct drive *d)
+{
+	if (d->ata.state == ATA_OK && d->ata.id.trim.known)
+		return d->ata.id.trim.v ? "yes" : "no";
+	if (d->discard_granularity.known)
+		return d->discard_granularity.v ? "dsc" : "no";
+	return "?";
+}
+
+void
+fmt_smart(const struct drive *d, char *buf, size_t n)
+{
+	switch (d->ata.state) {
+	case ATA_NOT_ATA: snprintf(buf, n, "n/a"); return;
+	case ATA_PENDING: snprintf(buf, n, "..."); return;
+	case ATA_NO_ANSWER: snprintf(buf, n, "no answer"); return;
+	case ATA_FAILED: snprintf(buf, n, "failed"); return;
+	case ATA_OK: break;
+	}
+	const struct smart_info *s = &d->ata.smart;
+	if (!s->known)
+		snprintf(buf, n, "?");
+	else if (s->status_good.known && !s->status_good.v)
+		snprintf(buf, n, "FAILING");
+	else
+		snprintf(buf, n, "%.10s", s->overall[0] ? s->overall : "?");
+}
+
+void
+fmt_link(const struct pci_link *l, char *buf, size_t n)
+{
+	if (!l->known) {
+		snprintf(buf, n, "link n/a");
+		return;
+	}
+	if (l->sta_gts == l->cap_gts && l->sta_width == l->cap_width)
+		snprintf(buf, n, "%gGT/s x%u", l->sta_gts, l->sta_width);
+	else
+		snprintf(buf, n, "%gGT/s x%u of %gGT/s x%u", l->sta_gts, l->sta_width,
+			 l->cap_gts, l->cap_width);
+}
+
+static void
+print_drive(FILE *f, const struct drive *d)
+{
+	char cap[16], rot[16], smart[16], temp[8] = "", acc[48];
+	fmt_capacity(&d->capacity_bytes, cap, sizeof cap);
+	fmt_rotation(d, rot, sizeof rot);
+	fmt_smart(d, smart, sizeof smart);
+	if (d->ata.smart.known && d->ata.smart.temperature_c.known)
+		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
+	access_text(d, acc, sizeof acc);
+	const char *model = d->model[0] ? d->model : (d->backing[0] ? d->backing : "?");
+	fprintf(f, "  %-9.9s %-26.26s %9s %-5s %-9s %-4s %-9s %-9s %4s",
+		d->name, model, cap, sector_label(d), rot, trim_label(d),
+		smr_verdict_name(d->smr.verdict), smart, temp);
+	if (d->access != ACC_OK && d->access != ACC_UNCHECKED)
+		fprintf(f, " %s", acc);
+	else if (d->virtual_dev)
+		fprintf(f, " virtual");
+	fputc('\n', f);
+	for (size_t i = 0; i < d->warnings.n; i++)
+		fprintf(f, "  ! %s: %s\n", d->name, d->warnings.v[i]);
+}
+
+static void
+print_header(FILE *f)
+{
+	fprintf(f, "  %-9s %-26s %9s %-5s %-9s %-4s %-9s %-9s %4s\n", "DRIVE", "MODEL", "SIZE",
+		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TEMP");
+}
+
+void
+inventory_print(FILE *f, const struct inventory *inv)
+{
+	bool *shown = inv->n_drv ? calloc(inv->n_drv, sizeof *shown) : NULL;
+	for (size_t c = 0; c < inv->n_ctrl; c++) {
+		const struct controller *k = &inv->ctrl[c];
+		char link[48];
+		fmt_link(&k->link, link, sizeof link);
+		fprintf(f, "%s  %s  %.60s\n", k->id, k->address, k->name[0] ? k->name : "?");
+		fprintf(f, "       %s, %s", k->class_name[0] ? k->class_name : "?",
+			k->driver[0] ? k->driver : "no driver");
+		fprintf(f, ", %s", link);
+		if (k->link.known)
+			fprintf(f, ", ceiling %.0f MB/s", k->link.ceiling_mbps);
+		if (k->narrowest.known && k->narrowest_at[0] && strcmp(k->narrowest_at, k->address) &&
+		    k->narrowest.ceiling_mbps < k->link.ceiling_mbps)
+			fprintf(f, ", narrowest on path %.0f MB/s at %s", k->narrowest.ceiling_mbps,
+				k->narrowest_at);
+		fputc('\n', f);
+		if (k->link.known && k->link.downgraded)
+			fprintf(f, "  ! %s: link downgraded: trained at %gGT/s x%u, capable of %gGT/s x%u\n",
+				k->id, k->link.sta_gts, k->link.sta_width, k->link.cap_gts,
+				k->link.cap_width);
+		bool any = false;
+		for (size_t i = 0; i < inv->n_drv; i++) {
+			if (inv->drv[i].controller != (int)c)
+				continue;
+			if (!any)
+				print_header(f);
+			any = true;
+			print_drive(f, &inv->drv[i]);
+			if (shown)
+				shown[i] = true;
+		}
+		if (!any)
+			fprintf(f, "  (no drives)\n");
+		fputc('\n', f);
+	}
+	bool any = false;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		if (shown && shown[i])
+			continue;
+		if (!any) {
+			fprintf(f, "%s\n", inv->n_ctrl ? "other drives (no PCI controller found)" : "drives");
+			print_header(f);
+		}
+		any = true;
+		print_drive(f, &inv->drv[i]);
+	}
+	if (!inv->n_drv)
+		fprintf(f, "no drives found\n");
+	free(shown);
+	for (size_t i = 0; i < inv->notes.n; i++)
+		fprintf(f, "note: %s\n", inv->notes.v[i]);
+}
