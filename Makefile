@@ -93,7 +93,7 @@ run: $(B)/diskscope
 # Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
 # tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
 check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) lint-core
-	@sh tests/run.sh $(UNIT_BIN) $(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh))
+	@sh tests/run.sh $(UNIT_BIN) $(filter-out %/lib-qemu.sh tests/%/lib.sh,$(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh)))
 
 bench: $(B)/diskscope $(BENCH_BIN)
 	@for b in tests/bench/*.sh; do sh $$b || exit 1; done

@@ -186,7 +186,8 @@ scan(struct inventory *inv, const struct global_opts *g)
 {
 	int rc = inventory_scan(inv, &g->inv);
 	if (rc) {
-		fprintf(stderr, "diskscope: sysfs root %s: %s\n", g->inv.sysfs_root, strerror(-rc));
+		fprintf(stderr, "diskscope: %s\n", inv->error[0] ? inv->error : strerror(-rc));
+		inventory_free(inv);
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -2,6 +2,7 @@
  * libpci, the links between them, then ATA/SMART and the SMR verdicts. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -173,6 +174,7 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	int rc = sysfs_scan_drives(inv, o);
 	if (rc < 0) {
 		strlist_addf(&inv->notes, "sysfs root %s: %s", root, strerror(-rc));
+		snprintf(inv->error, sizeof inv->error, "sysfs root %s: %s", root, strerror(-rc));
 		return rc;
 	}
 
@@ -181,6 +183,8 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 		inv->incomplete = true;
 		if (o->pci_dump) {	/* the user named this file: a bad one is an error */
 			strlist_addf(&inv->notes, "pci dump %s: %s", o->pci_dump, strerror(-rc));
+			snprintf(inv->error, sizeof inv->error, "pci dump %s: %s", o->pci_dump,
+				 strerror(-rc));
 			return rc;
 		}
 		strlist_addf(&inv->notes, "controllers: %s", strerror(-rc));

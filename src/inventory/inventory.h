@@ -56,6 +56,7 @@ struct ata_identify {
 	struct ds_dbl sata_max_gbps;	/* highest of word 76 bits 3:1 */
 	struct ds_dbl sata_cur_gbps;	/* word 77 bits 3:1 */
 	struct ds_u64 smart_supported;	/* word 82 bit 0 */
+	struct ds_u64 smart_enabled;	/* word 85 bit 0 (diskscope never enables it) */
 };
 
 struct smart_attr {
@@ -161,6 +162,7 @@ struct controller {
 	char name[160];			/* vendor + device from pci.ids */
 	char class_name[64];		/* "SATA controller" */
 	char driver[32];
+	bool driver_known;		/* sysfs was read: "" then means no driver bound (pci.c) */
 	struct ds_u64 numa_node;
 	struct pci_link link;		/* the link that feeds it (own or upstream port's) */
 	char link_from[16];		/* address whose link that is */
@@ -177,6 +179,7 @@ struct inventory {
 	size_t n_drv;
 	struct strlist notes;		/* one line each: what could not be read, and why */
 	bool incomplete;		/* some facts unavailable (exit 1 with --strict) */
+	char error[320];		/* when inventory_scan fails: the one-line reason */
 };
 
 struct blob_arg {			/* --ata-blob NAME=FILE */
@@ -196,6 +199,7 @@ struct inventory_opts {
 	bool no_ata;			/* skip ATA/SMART queries */
 	bool demo;			/* add the simulated rig */
 	const char *demo_rig;		/* rig file, NULL = built-in seed-bench.rig */
+	const char *pci_ids;		/* pci.ids file, NULL = libpci default (pci_scan_ids) */
 };
 
 void inventory_opts_default(struct inventory_opts *o);

@@ -88,6 +88,26 @@ attr_str(struct scan *s, const char *name, const char *dir, const char *rel,
 	strtrimcpy(dst, n, buf);
 }
 
+/* A world wide name from device/wwid or wwid.  Only NAA and EUI-64
+ * designators are WWNs: "t10.ATA <model> <serial>" and "nvme.<vid>-..." are
+ * vendor ids made up from model and serial.  The kernel answers EINVAL when
+ * the device has no identifier at all: that is "no WWN", not a read error. */
+static void
+read_wwn(const char *dir, char *dst, size_t n)
+{
+	static const char *const rel[] = { "device/wwid", "wwid" };
+	char p[PATH_MAX], buf[256];
+	dst[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+		if (pathf(p, sizeof p, "%s/%s", dir, rel[i]) || read_text(p, buf, sizeof buf))
+			continue;
+		if (strncmp(buf, "naa.", 4) == 0 || strncmp(buf, "eui.", 4) == 0) {
+			strtrimcpy(dst, n, buf);
+			return;
+		}
+	}
+}
+
 /* Unit serial number VPD page (0x80): 4-byte header, then ASCII. */
 static void
 read_vpd80(const char *dir, char *dst, size_t n)
@@ -500,9 +520,7 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 		attr_str(s, name, dir, "device/firmware_rev", d->firmware, sizeof d->firmware);
 	if (!d->firmware[0])
 		attr_str(s, name, dir, "device/fwrev", d->firmware, sizeof d->firmware);
-	attr_str(s, name, dir, "device/wwid", d->wwn, sizeof d->wwn);
-	if (!d->wwn[0])
-		attr_str(s, name, dir, "wwid", d->wwn, sizeof d->wwn);
+	read_wwn(dir, d->wwn, sizeof d->wwn);
 	if (k == K_LOOP)
 		attr_str(s, name, dir, "loop/backing_file", d->backing, sizeof d->backing);
 

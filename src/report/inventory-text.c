@@ -60,7 +60,7 @@ trim_label(const struct drive *d)
 	if (d->ata.state == ATA_OK && d->ata.id.trim.known)
 		return d->ata.id.trim.v ? "yes" : "no";
 	if (d->discard_granularity.known)
-		return d->discard_granularity.v ? "dsc" : "no";
+		return d->discard_granularity.v ? "yes" : "no";
 	return "?";
 }
 

@@ -248,6 +248,7 @@ build_fixture(void)
 	vpd89(SDD);
 	disk_attrs(SDD "/block/sdd", 1953525168ull, 512, 512, 1, "write back");
 	link_to(SDD "/block/sdd/device", "../../../6:0:0:0");
+	put(SDD "/wwid", "t10.ATA     WDC WD20EFRX-68EUZN0 WD-WCC4M1234567");	/* not a WWN */
 	link_to("sys/block/sdd", "../devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0/block/sdd");
 	link_to("dev/disk/by-path/pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0", "../../sdd");
 	link_to("dev/disk/by-path/pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0-part1", "../../sdd1");
@@ -506,6 +507,7 @@ test_usb_nvme_virtio(void **state)
 	assert_int_equal(u->transport, TR_USB);	/* not "sata", though it speaks ATA */
 	assert_string_equal(u->id_source, "by-path");
 	assert_string_equal(u->id, "pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0");
+	assert_string_equal(u->wwn, "");	/* a t10 vendor id is no world wide name */
 
 	struct drive *n = must_find(&s.inv, "nvme0n1");
 	assert_int_equal(n->transport, TR_NVME);
