@@ -182,7 +182,6 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	if (rc < 0) {
 		inv->incomplete = true;
 		if (o->pci_dump) {	/* the user named this file: a bad one is an error */
-			strlist_addf(&inv->notes, "pci dump %s: %s", o->pci_dump, strerror(-rc));
 			snprintf(inv->error, sizeof inv->error, "pci dump %s: %s", o->pci_dump,
 				 strerror(-rc));
 			return rc;

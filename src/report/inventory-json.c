@@ -253,7 +253,8 @@ controller_json(const struct controller *c)
 	ADD(o, "class_code", json_object_new_string(hex));
 	ADD(o, "name", doc_str(c->name));
 	ADD(o, "class", doc_str(c->class_name));
-	ADD(o, "driver", doc_str(c->driver));
+	ADD(o, "driver", doc_str(c->driver));	/* null: none bound, or unknown (dump) */
+	ADD(o, "driver_known", json_object_new_boolean(c->driver_known));
 	ADD(o, "numa_node", doc_u64(&c->numa_node));
 	ADD(o, "simulated", json_object_new_boolean(c->simulated));
 	struct json_object *l = link_json(&c->link, c->link_from);

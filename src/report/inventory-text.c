@@ -137,7 +137,7 @@ inventory_print(FILE *f, const struct inventory *inv)
 		fmt_link(&k->link, link, sizeof link);
 		fprintf(f, "%s  %s  %.60s\n", k->id, k->address, k->name[0] ? k->name : "?");
 		fprintf(f, "       %s, %s", k->class_name[0] ? k->class_name : "?",
-			k->driver[0] ? k->driver : "no driver");
+			k->driver[0] ? k->driver : k->driver_known ? "no driver" : "driver unknown");
 		fprintf(f, ", %s", link);
 		if (k->link.known)
 			fprintf(f, ", ceiling %.0f MB/s", k->link.ceiling_mbps);

@@ -1,0 +1,82 @@
+/* run-text.c - the result table a technician reads on stdout. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/run.h"
+
+static void
+lat(char *b, size_t n, bool known, double us)
+{
+	if (!known || !isfinite(us))
+		snprintf(b, n, "?");
+	else if (us >= 10000)
+		snprintf(b, n, "%.1fms", us / 1000);
+	else if (us >= 100)
+		snprintf(b, n, "%.0fus", us);
+	else
+		snprintf(b, n, "%.1fus", us);
+}
+
+static void
+size_str(char *b, size_t n, uint64_t v)
+{
+	if (v >= (1ull << 20) && v % (1ull << 20) == 0)
+		snprintf(b, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(b, n, "%lluk", (unsigned long long)(v >> 10));
+	else
+		snprintf(b, n, "%llu", (unsigned long long)v);
+}
+
+static void
+target_row(FILE *f, const char *step, const struct target_result *t)
+{
+	char p50[16], p99[16], p999[16], mx[16], mbps[16], iops[16];
+	lat(p50, sizeof(p50), t->lat.known, t->lat.p50);
+	lat(p99, sizeof(p99), t->lat.known, t->lat.p99);
+	lat(p999, sizeof(p999), t->lat.known, t->lat.p999);
+	lat(mx, sizeof(mx), t->lat.known, t->lat.max);
+	bool ran = t->seconds > 0;
+	snprintf(mbps, sizeof(mbps), ran ? "%.1f" : "?", t->mbps);
+	snprintf(iops, sizeof(iops), ran ? "%.0f" : "?", t->iops);
+	fprintf(f, "%-5s %-16s %9s %9s %8s %8s %8s %8s %7.1f %6llu\n", step, t->target, mbps, iops,
+		p50, p99, p999, mx, t->seconds, (unsigned long long)t->err.count);
+	if (t->note[0])
+		fprintf(f, "      note: %s\n", t->note);
+}
+
+void
+run_text_print(FILE *f, const struct run_result *r)
+{
+	const struct run_params *p = &r->params;
+	char bs[24];
+	size_str(bs, sizeof(bs), p->bs);
+	fprintf(f, "%s: bs %s, qd %u, %s, %s data, engine %s%s%s\n", r->test, bs, p->qd, p->pattern,
+		p->data, p->engine[0] ? p->engine : "?", r->virtual_time ? ", virtual time" : "",
+		r->interrupted ? " -- INTERRUPTED (partial result)" : "");
+	fprintf(f, "%-5s %-16s %9s %9s %8s %8s %8s %8s %7s %6s\n", "step", "target", "MB/s", "IOPS",
+		"p50", "p99", "p99.9", "max", "secs", "errors");
+	for (size_t i = 0; i < r->n_solo; i++)
+		target_row(f, "solo", &r->solo[i]);
+	bool multi = r->n_steps > 1;
+	for (size_t s = 0; s < r->n_steps; s++) {
+		const struct step_result *st = &r->steps[s];
+		char idx[8];
+		snprintf(idx, sizeof(idx), "%u", st->index);
+		for (size_t k = 0; k < st->n_res; k++)
+			target_row(f, idx, &st->res[k]);
+		if (multi || st->n_res > 1) {
+			fprintf(f, "%-5s %-16s %9.1f", "", "= aggregate", st->aggregate_mbps);
+			if (st->ideal_mbps > 0)
+				fprintf(f, "   ideal %.1f MB/s (%.0f %%)", st->ideal_mbps,
+					100.0 * st->aggregate_mbps / st->ideal_mbps);
+			fputc('\n', f);
+		}
+	}
+	if (r->ceiling_mbps > 0)
+		fprintf(f, "link ceiling: %.0f MB/s (%s)\n", r->ceiling_mbps, r->ceiling_text);
+	for (size_t i = 0; i < r->n_verdicts; i++)
+		fprintf(f, "%s: %s\n", r->verdicts[i].kind, r->verdicts[i].text);
+	for (size_t i = 0; i < r->notes.n; i++)
+		fprintf(f, "note: %s\n", r->notes.v[i]);
+}
