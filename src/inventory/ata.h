@@ -1,6 +1,7 @@
 /* ata.h - ATA IDENTIFY decoding, SMART via libatasmart, SG_IO fallback. */
 #ifndef DS_ATA_H
 #define DS_ATA_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "inventory/inventory.h"
@@ -26,8 +27,48 @@ int ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *
  * (sector sizes, rpm, model/serial when sysfs lacked them). */
 int ata_query_all(struct inventory *inv, const struct inventory_opts *o);
 
+/* Tests only: replace the per-drive query ata_query_all runs in its threads
+ * (NULL restores ata_query_device). */
+typedef int (*ata_query_fn)(const char *devpath, unsigned timeout_ms, struct ata_info *out,
+			    void **blob, size_t *blob_len);
+void ata_query_set_hook(ata_query_fn fn);
+
 /* Fold a drive's ata.id facts into the drive (used by ata_query_all and sim). */
 void ata_apply_identify(struct drive *d);
 
 void ata_info_free(struct ata_info *a);
+
+/* ---- blob records (libatasmart `skdump --save` format) ---- */
+#define ATA_BLOB_SECTOR 512
+/* Build a libatasmart-format blob from raw 512-byte sectors.  smart_status:
+ * -1 unknown (no SMST record), 0 bad, 1 good; smart_data / thresholds may be
+ * NULL.  *blob is malloc'd.  0 or -ENOMEM. */
+int ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], int smart_status,
+		   const uint8_t *smart_data, const uint8_t *thresholds,
+		   void **blob, size_t *len);
+
+/* SMART overall verdict names ("good", "bad_sector", ...) from libatasmart's enum. */
+const char *ata_overall_name(int sk_overall);
+
+/* ---- ATA PASS-THROUGH over SG_IO (ata-sgio.c) ---- */
+/* ATA registers as returned in sense data (fixed 0x70/0x71 or descriptor
+ * 0x72/0x73 with the ATA Status Return descriptor 0x09). */
+struct ata_regs {
+	uint8_t error, status, device, count, lba_low, lba_mid, lba_high;
+	bool extend;
+};
+/* Parse a sense buffer.  Always fills the sense key, ASC and ASCQ when
+ * the format is known.  0: registers in *r; -ENODATA: valid sense without ATA registers;
+ * -EINVAL: empty, truncated or unknown format.  Pure. */
+int ata_sense_parse(const uint8_t *sense, size_t len, struct ata_regs *r,
+		    uint8_t *key, uint8_t *asc, uint8_t *ascq);
+
+/* IDENTIFY DEVICE through SG_IO (ATA PASS-THROUGH(16), then (12)). */
+int ata_sgio_identify(const char *devpath, unsigned timeout_ms,
+		      uint8_t identify[ATA_BLOB_SECTOR], char *reason, size_t rn);
+/* IDENTIFY + (when SMART is supported and already enabled) SMART RETURN
+ * STATUS, READ DATA, READ THRESHOLDS; builds a blob.  Never changes a device
+ * setting.  0 or -errno with reason filled. */
+int ata_sgio_blob(const char *devpath, unsigned timeout_ms, void **blob,
+		  size_t *len, char *reason, size_t rn);
 #endif

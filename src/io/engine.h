@@ -42,7 +42,20 @@ struct engine_ops {
 	uint64_t (*clock_ns)(struct engine *e);
 };
 
-/* The explicit registry: "uring", "psync", "sim". */
+/* The explicit registry: "uring", "psync", "sim"; NULL-terminated. */
 extern const struct engine_ops *const engine_table[];
 const struct engine_ops *engine_find(const char *name);
+
+/* Notes on the engines (engine-*.c):
+ * - uring: init returns -ENOSYS / -EPERM when io_uring is unavailable (old
+ *   kernel, seccomp, kernel.io_uring_disabled), so the caller can fall back
+ *   to psync.  The ring becomes owned by the thread of the first commit.
+ *   commit() may leave the SQEs for the next getevents() to submit together
+ *   with the wait: call getevents() after commit(), as fio's loop does.
+ * - psync: one I/O at a time; init sets e->qd = 1 and queue() answers -EBUSY
+ *   while one is queued or not yet reaped. */
+/* 0 when io_uring works in this process (a ring and a NOP, probed once), else
+ * -errno (-ENOSYS, -EPERM, ...).  For the "using psync" notice. */
+int engine_uring_probe(void);
+bool engine_uring_available(void);
 #endif

@@ -135,7 +135,7 @@ inventory_print(FILE *f, const struct inventory *inv)
 		const struct controller *k = &inv->ctrl[c];
 		char link[48];
 		fmt_link(&k->link, link, sizeof link);
-		fprintf(f, "%s  %s  %.60s\n", k->id, k->address, k->name[0] ? k->name : "?");
+		fprintf(f, "%s  %s  %.78s\n", k->id, k->address, k->name[0] ? k->name : "?");
 		fprintf(f, "       %s, %s", k->class_name[0] ? k->class_name : "?",
 			k->driver[0] ? k->driver : k->driver_known ? "no driver" : "driver unknown");
 		fprintf(f, ", %s", link);

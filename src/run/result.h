@@ -55,6 +55,8 @@ struct target_result {
 	struct err_summary err;
 	struct saved_series series;
 	struct saved_hist hist;
+	char note[192];		/* why this target stopped early / failed; "" none */
+	char engine[16];	/* engine that moved the bytes (after any fallback) */
 };
 
 struct step_result {
@@ -104,6 +106,9 @@ struct run_result {
 	size_t n_steps;
 	struct verdict *verdicts;
 	size_t n_verdicts;
+	struct target_result *solo;	/* saturate: solo passes behind the ideal line */
+	size_t n_solo;
+	struct strlist notes;		/* one line each: fallbacks, early stops */
 };
 
 void run_result_free(struct run_result *r);

@@ -1,2 +1,0 @@
-/* ui-placeholder.c - removed once ui/loop.c lands. */
-#include "ui.h"
