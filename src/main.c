@@ -5,10 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 #include "cli.h"
+#include "bench/bench.h"
 #include "inventory/inventory.h"
 #include "report/doc.h"
+#include "report/run.h"
 #include "report/text.h"
+#include "run/cli.h"
+#include "run/runner.h"
+#include "sim/sim.h"
+#include "theme.h"
+#include "ui.h"
 
 /* ---- global options: a table drives parsing and help (tmux style) ---- */
 struct gopt {
@@ -177,6 +186,8 @@ globals_extract(int argc, char **argv, struct global_opts *g)
 		}
 	}
 	argv[out] = NULL;
+	g->inv.sim_models = g->sim_models;
+	g->inv.n_sim_models = g->n_sim_models;
 	return out;
 }
 
@@ -236,6 +247,227 @@ cmd_list(int argc, char **argv, struct global_opts *g)
 	return (strict && incomplete) ? EXIT_PROBLEMS : 0;
 }
 
+
+/* ---- the dashboard's backend: the runner behind ui/ui.h's callbacks ---- */
+struct tui_ctx {
+	const struct global_opts *g;
+	struct runner *r;
+	struct plan plan;
+	bool have_plan;
+	struct plan pending;		/* parsed from the command line: start at once */
+	bool have_pending;
+	struct run_result res;
+	bool have_res;
+	struct ui_test_info tests[16];
+};
+
+static void
+tui_drop_run(struct tui_ctx *c)
+{
+	if (c->r) {
+		runner_stop(c->r);
+		runner_wait(c->r, -1);
+		runner_destroy(c->r);
+		c->r = NULL;
+	}
+	if (c->have_res)
+		run_result_free(&c->res);
+	c->have_res = false;
+	if (c->have_plan)
+		plan_free(&c->plan);
+	c->have_plan = false;
+}
+
+static int
+tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
+	  const struct run_params *params, const char *confirm, char *err, size_t errlen)
+{
+	struct tui_ctx *c = ctx;
+	const struct bench_test *t = bench_find(test);
+	int rc, bad = -1;
+
+	if (!t) {
+		snprintf(err, errlen, "unknown test '%s'", test);
+		return -EINVAL;
+	}
+	if (c->r && !runner_wait(c->r, 0)) {
+		snprintf(err, errlen, "a test is running: stop it first (s)");
+		return -EBUSY;
+	}
+	tui_drop_run(c);
+	if (c->have_pending && strcmp(c->pending.test->name, test) == 0) {
+		c->plan = c->pending;		/* every option the command line gave */
+		c->have_pending = false;
+	} else {
+		plan_init(&c->plan, t);
+		for (size_t i = 0; i < n; i++)
+			if (strlist_add(&c->plan.user_targets, targets[i])) {
+				plan_free(&c->plan);
+				return -ENOMEM;
+			}
+		if (params) {	/* the picker's form; the test keeps its pattern and mix */
+			struct run_params *pp = &c->plan.params;
+			pp->bs = params->bs ? params->bs : pp->bs;
+			pp->qd = params->qd ? params->qd : pp->qd;
+			if (params->seconds > 0)
+				pp->seconds = params->seconds;
+			if (params->region_end > params->region_start) {
+				pp->region_start = params->region_start;
+				pp->region_end = params->region_end;
+			}
+			if (params->data[0])
+				snprintf(pp->data, sizeof pp->data, "%s", params->data);
+			c->plan.set_bs = c->plan.set_qd = true;
+			c->plan.set_time = params->seconds > 0;
+		}
+	}
+	c->have_plan = true;
+	c->plan.topts.destroy_data = confirm;
+	rc = plan_resolve_targets(&c->plan, c->g, err, errlen);
+	if (!rc)
+		rc = plan_build(&c->plan, err, errlen);
+	if (!rc)
+		rc = runner_create(&c->plan, &c->r, &bad, err, errlen);
+	if (!rc && (rc = runner_start(c->r)) < 0)
+		snprintf(err, errlen, "cannot start: %s", strerror(-rc));
+	if (rc) {
+		if (c->r)
+			runner_destroy(c->r);
+		c->r = NULL;
+		plan_free(&c->plan);
+		c->have_plan = false;
+	}
+	return rc;
+}
+
+static void
+tui_stop(void *ctx)
+{
+	struct tui_ctx *c = ctx;
+	if (c->r)
+		runner_stop(c->r);
+}
+
+static int
+tui_snapshot(void *ctx, struct run_snapshot *s)
+{
+	struct tui_ctx *c = ctx;
+	if (!c->r)
+		return -ENOENT;
+	return runner_snapshot(c->r, s);
+}
+
+static const struct run_result *
+tui_result(void *ctx)
+{
+	struct tui_ctx *c = ctx;
+	if (!c->r || !runner_wait(c->r, 0))
+		return NULL;
+	if (!c->have_res && runner_result(c->r, &c->res) == 0)
+		c->have_res = true;
+	return c->have_res ? &c->res : NULL;
+}
+
+static int
+tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
+{
+	struct tui_ctx *c = ctx;
+	const struct run_result *r = tui_result(ctx);
+	char stamp[32];
+	struct tm tm;
+	if (!r)
+		return -ENOENT;
+	localtime_r(&r->started, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(out, outlen, "diskscope-%s-%s.%s", r->test, stamp, fmt);
+	(void)c;
+	return strcmp(fmt, "csv") == 0 ? run_csv_write(r, out) : run_json_write(r, out);
+}
+
+static int
+tui(struct global_opts *g, int argc, char **argv, const struct run_result *const *show, size_t n_show)
+{
+	struct tui_ctx c = { .g = g };
+	struct ui_backend be = { .ctx = &c, .tests = c.tests, .start = tui_start, .stop = tui_stop,
+				 .snapshot = tui_snapshot, .result = tui_result,
+				 .export_result = tui_export };
+	struct ui_opts uo = { .theme = g->theme, .glyphs = g->glyphs, .frames = g->frames };
+	struct inventory inv = { 0 };
+	char err[512] = "";
+	int rc;
+
+	for (size_t i = 0; i < bench_count && i < ARRAY_SIZE(c.tests); i++) {
+		c.tests[i].name = bench_table[i]->name;
+		c.tests[i].summary = bench_table[i]->summary;
+		c.tests[i].writes = bench_table[i]->writes;
+		be.n_tests++;
+	}
+	if (argc > 0) {		/* TEST TARGET... [options]: check it all before curses */
+		struct run_outputs out;
+		rc = plan_parse_args(&c.pending, argc, argv, &out, err, sizeof err);
+		if (rc || out.help) {
+			if (out.help)
+				run_cli_usage(stdout);
+			else
+				fprintf(stderr, "diskscope: %s\n", err);
+			plan_free(&c.pending);
+			return out.help ? 0 : EXIT_USAGE;
+		}
+		c.have_pending = true;
+		uo.start_test = c.pending.test->name;
+		uo.start_targets = (const char *const *)c.pending.user_targets.v;
+		uo.n_start_targets = c.pending.user_targets.n;
+		uo.start_params = &c.pending.params;
+	}
+	uo.n_show = n_show;
+	for (size_t i = 0; i < n_show; i++)
+		uo.show[i] = show[i];
+	if ((rc = scan(&inv, g)))
+		return rc;
+	sim_set_clock(0, g->sim_speed);		/* the dashboard runs sim drives in real time */
+	rc = ui_main(&inv, &be, &uo);
+	tui_drop_run(&c);
+	if (c.have_pending)
+		plan_free(&c.pending);
+	inventory_free(&inv);
+	return rc;
+}
+
+static int
+cmd_run(int argc, char **argv, struct global_opts *g)
+{
+	return run_cli(argc, argv, g);
+}
+
+static int
+cmd_show(int argc, char **argv, struct global_opts *g)
+{
+	struct run_result res[2];
+	const struct run_result *ptr[2];
+	char err[512];
+	int n = 0, rc;
+
+	if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: diskscope show RESULT.json [RESULT2.json]\n");
+		return (argc == 2 && strcmp(argv[1], "--help") == 0) ? 0 : EXIT_USAGE;
+	}
+	for (int i = 1; i < argc; i++) {
+		memset(&res[n], 0, sizeof res[n]);
+		if ((rc = run_json_load(argv[i], &res[n], err, sizeof err)) < 0) {
+			fprintf(stderr, "diskscope: %s\n", err[0] ? err : strerror(-rc));
+			while (n > 0)
+				run_result_free(&res[--n]);
+			return EXIT_USAGE;
+		}
+		ptr[n] = &res[n];
+		n++;
+	}
+	rc = tui(g, 0, NULL, ptr, (size_t)n);
+	while (n > 0)
+		run_result_free(&res[--n]);
+	return rc;
+}
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct global_opts *g);
@@ -243,6 +475,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "list", cmd_list },
+	{ "run", cmd_run },
+	{ "show", cmd_show },
 };
 
 int
@@ -263,13 +497,29 @@ main(int argc, char **argv)
 	argc = globals_extract(argc, argv, &g);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc < 2) {
-		fprintf(stderr, "diskscope: the dashboard is not built yet; try `diskscope list`\n");
-		return EXIT_USAGE;
+	if (argc >= 2 && (strcmp(argv[1], "--check-model") == 0 || strcmp(argv[1], "--check-theme") == 0)) {
+		char err[512] = "";
+		bool model = strcmp(argv[1], "--check-model") == 0;
+		if (argc != 3) {
+			fprintf(stderr, "usage: diskscope %s FILE\n", argv[1]);
+			return EXIT_USAGE;
+		}
+		int rc = model ? sim_check_file(argv[2], err, sizeof err)
+			       : theme_check_file(argv[2], err, sizeof err);
+		if (rc) {
+			fprintf(stderr, "%s\n", err[0] ? err : strerror(-rc));
+			return EXIT_USAGE;
+		}
+		printf("%s: ok\n", argv[2]);
+		return 0;
 	}
+	if (argc < 2)
+		return tui(&g, 0, NULL, NULL, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1, &g);
+	if (argv[1][0] != '-' && bench_find(argv[1]))
+		return tui(&g, argc - 1, argv + 1, NULL, 0);
 	fprintf(stderr, "diskscope: unknown command or test '%s' (try --help)\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -12,6 +12,7 @@
 #include "inventory/smr.h"
 #include "inventory/sysfs.h"
 #include "inventory/topology.h"
+#include "sim/sim.h"
 
 static const char *const transport_names[] = {
 	[TR_UNKNOWN] = "unknown", [TR_SATA] = "sata", [TR_SAS] = "sas",
@@ -202,10 +203,18 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 			refresh_id(&inv->drv[i]);
 	}
 
-	/* ---- DEMO: the lead wires the simulated rig here ----
-	 * if (o->demo) { ... sim_inventory_add(inv, o->demo_rig, ...) ... }
-	 * Sim drives carry their own controller links and IDENTIFY facts, so
-	 * they join before the SMR assessment below. */
+	/* The simulated rig joins as if it were hardware; its drives carry their
+	 * own controller links and IDENTIFY facts, so they come before the SMR
+	 * assessment below. */
+	if (o->demo || o->n_sim_models) {
+		char err[256] = "";
+		rc = sim_inventory_add(inv, o->demo ? o->demo_rig : NULL, o->sim_models,
+				       o->n_sim_models, err, sizeof err);
+		if (rc < 0) {
+			snprintf(inv->error, sizeof inv->error, "%s", err[0] ? err : strerror(-rc));
+			return rc;
+		}
+	}
 
 	for (size_t i = 0; i < inv->n_drv; i++)
 		smr_assess(&inv->drv[i]);

@@ -199,6 +199,8 @@ struct inventory_opts {
 	bool no_ata;			/* skip ATA/SMART queries */
 	bool demo;			/* add the simulated rig */
 	const char *demo_rig;		/* rig file, NULL = built-in seed-bench.rig */
+	const char *const *sim_models;	/* --sim-model files */
+	size_t n_sim_models;
 	const char *pci_ids;		/* pci.ids file, NULL = libpci default (pci_scan_ids) */
 };
 

@@ -108,7 +108,7 @@ print_drive(FILE *f, const struct drive *d)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
 	access_text(d, acc, sizeof acc);
 	const char *model = d->model[0] ? d->model : (d->backing[0] ? d->backing : "?");
-	fprintf(f, "  %-9.9s %-26.26s %9s %-5s %-9s %-4s %-9s %-9s %4s",
+	fprintf(f, "  %-9.9s %-26.26s %9s %-5s %-9s %-4s %-11s %-9s %4s",
 		d->name, model, cap, sector_label(d), rot, trim_label(d),
 		smr_verdict_name(d->smr.verdict), smart, temp);
 	if (d->access != ACC_OK && d->access != ACC_UNCHECKED)
@@ -123,7 +123,7 @@ print_drive(FILE *f, const struct drive *d)
 static void
 print_header(FILE *f)
 {
-	fprintf(f, "  %-9s %-26s %9s %-5s %-9s %-4s %-9s %-9s %4s\n", "DRIVE", "MODEL", "SIZE",
+	fprintf(f, "  %-9s %-24s %9s %-5s %-9s %-4s %-9s %-11s %4s\n", "DRIVE", "MODEL", "SIZE",
 		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TEMP");
 }
 
