@@ -206,10 +206,10 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	/* The simulated rig joins as if it were hardware; its drives carry their
 	 * own controller links and IDENTIFY facts, so they come before the SMR
 	 * assessment below. */
-	if (o->demo || o->n_sim_models) {
+	if (o->demo) {
 		char err[256] = "";
-		rc = sim_inventory_add(inv, o->demo ? o->demo_rig : NULL, o->sim_models,
-				       o->n_sim_models, err, sizeof err);
+		rc = sim_inventory_add(inv, o->demo_rig, o->sim_models, o->n_sim_models,
+				       err, sizeof err);
 		if (rc < 0) {
 			snprintf(inv->error, sizeof inv->error, "%s", err[0] ? err : strerror(-rc));
 			return rc;

@@ -1,0 +1,12 @@
+/* identify.h - IDENTIFY words and SMART values of a sim drive, from its model. */
+#ifndef DS_SIM_IDENTIFY_H
+#define DS_SIM_IDENTIFY_H
+#include <stdint.h>
+#include "inventory/inventory.h"
+#include "sim/model.h"
+
+/* The 256 words the drive would answer IDENTIFY DEVICE with (host order). */
+void sim_identify_words(const struct sim_drive_model *m, const char *serial, uint16_t w[256]);
+/* SMART as libatasmart would have parsed it (attrs malloc'd: ata_info_free). */
+void sim_smart_info(const struct sim_drive_model *m, struct smart_info *s);
+#endif

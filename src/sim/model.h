@@ -1,0 +1,132 @@
+/* model.h - drive (*.drive), controller (*.hba) and rig (*.rig) models for
+ * the simulated bench: what the data files say, validated.  Parsing lives in
+ * model.c / rig.c, the behaviour in drive.c. */
+#ifndef DS_SIM_MODEL_H
+#define DS_SIM_MODEL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_MAX_CURVE 16
+#define SIM_MAX_REGIONS 8
+#define SIM_MAX_SCALING 16
+#define SIM_MAX_PORTS 16
+
+struct sim_curve_pt {
+	double frac;			/* position 0 (outer) .. 1 (inner) */
+	double mbps;			/* 10^6 bytes/s */
+};
+
+struct sim_region {
+	uint64_t start, end;		/* bytes, [start, end) */
+	double factor;			/* slow: rate multiplier (0 < f <= 1) */
+	double extra_ms;		/* slow: added per I/O (retries) */
+};
+
+struct sim_drive_model {
+	char name[64];			/* file base name: "WD40EZRX" */
+	char file[256];			/* where it came from (for messages) */
+	/* identity, as IDENTIFY reports it */
+	char model[41], serial[21], firmware[9];
+	uint64_t capacity;		/* bytes */
+	uint32_t logical, physical, align_offset;
+	unsigned rpm;			/* 0 with ssd */
+	bool ssd;
+	/* behaviour */
+	struct sim_curve_pt curve[SIM_MAX_CURVE];	/* read rate, outer -> inner */
+	size_t n_curve;
+	double write_factor;		/* write rate = read rate x this */
+	double access_ms;		/* average random access (seek + half rotation) */
+	double track_seek_ms;		/* shortest seek */
+	double burst_mbps;		/* reads served from the drive buffer */
+	uint32_t buffer_mib;		/* drive buffer (read-ahead window) */
+	double write_cmd_us;		/* per-command cost of a cached write at QD1 */
+	double ncq_gain;		/* positioning / this for an I/O that waited in the queue */
+	double af_rmw_us;		/* read-modify-write of a partly written physical sector */
+	double jitter;			/* +- fraction of noise on the transfer rate */
+	/* drive-managed SMR */
+	bool smr;
+	uint64_t smr_cache;		/* media cache bytes */
+	uint64_t smr_band;		/* band bytes */
+	double cache_write_mbps;	/* writes absorbed by the media cache */
+	double clean_mbps;		/* cache freed per second while cleaning */
+	double trim_clean_mbps;		/* same, for data written over trimmed space */
+	double idle_clean_mbps;		/* cleaning while the host is idle */
+	/* flaws */
+	struct sim_region slow[SIM_MAX_REGIONS];
+	size_t n_slow;
+	struct sim_region bad[SIM_MAX_REGIONS];	/* unreadable */
+	size_t n_bad;
+	double error_ms;		/* time a read of an unreadable sector takes */
+	/* IDENTIFY extras */
+	uint32_t physical_reported;	/* what word 106 says (old AF drives say 512) */
+	bool sector_sizes_reported;	/* word 106 valid at all */
+	bool trim, trim_deterministic, trim_zeroed;
+	unsigned zoned;			/* word 69 bits 1:0 */
+	unsigned ncq_depth;		/* 0 = no NCQ */
+	double sata_max_gbps, sata_cur_gbps;
+	/* SMART */
+	bool smart;
+	double temperature_c;
+	uint64_t power_on_hours, reallocated, pending, offline_uncorrectable;
+};
+
+struct sim_hba_model {
+	char name[64];			/* file base name: "88SE9485" */
+	char file[256];
+	char title[160];		/* as pci.ids would name it */
+	uint16_t vendor_id, device_id;
+	uint32_t class_code;
+	char class_name[64];
+	char driver[32];
+	unsigned ports;
+	bool has_link;			/* false: onboard, "link n/a" */
+	double cap_gts, sta_gts;
+	unsigned cap_width, sta_width;
+	double chip_mbps;		/* 0 = no chip ceiling */
+	double port_mbps;		/* per-port limit */
+	double scaling[SIM_MAX_SCALING];	/* efficiency with 1..n drives streaming */
+	size_t n_scaling;
+};
+
+struct sim_rig_ctrl {
+	char hba[64];			/* model name */
+	unsigned bus;			/* fake PCI bus */
+	char drives[SIM_MAX_PORTS][64];	/* model name per port, in order */
+	size_t n_drives;
+};
+
+struct sim_rig {
+	char name[64];
+	char file[256];
+	struct sim_rig_ctrl ctrl[16];
+	size_t n_ctrl;
+};
+
+/* Parse one model of each kind from text (file names errors; line numbers
+ * count from 1).  0, or -EINVAL with "file:line: message" in err. */
+int sim_drive_parse(const char *text, const char *file, struct sim_drive_model *m,
+		    char *err, size_t errlen);
+int sim_hba_parse(const char *text, const char *file, struct sim_hba_model *m,
+		  char *err, size_t errlen);
+int sim_rig_parse(const char *text, const char *file, struct sim_rig *r,
+		  char *err, size_t errlen);
+
+/* Helpers shared by the parsers (model.c). */
+int sim_read_file(const char *file, char **text, char *err, size_t errlen);
+void sim_basename(const char *path, char *out, size_t n);	/* without extension */
+
+/* The model registry: built-in models plus files added with sim_model_add_file.
+ * Lookups are case-insensitive on the base name.  NULL when absent. */
+const struct sim_drive_model *sim_find_drive_model(const char *name);
+const struct sim_hba_model *sim_find_hba_model(const char *name);
+int sim_model_add_file(const char *file, char *err, size_t errlen);
+/* The first built-in model that failed to parse (a bug), or NULL. */
+const char *sim_builtin_error(void);
+/* Visit every registered drive model (built-in first).  Count. */
+size_t sim_drive_model_count(void);
+const struct sim_drive_model *sim_drive_model_at(size_t i);
+
+/* Read rate (MB/s) at position frac. */
+double sim_curve_rate(const struct sim_drive_model *m, double frac);
+#endif

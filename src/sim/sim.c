@@ -1,0 +1,281 @@
+/* sim.c - the loaded rig, sim targets ("sim:MODEL" / "sim:simN"), the clock
+ * mode, and model-file checking. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "io/target.h"
+#include "sim/drive.h"
+#include "sim/model.h"
+#include "sim/sim.h"
+#include "util/embedded.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sim_rig *rig;		/* never freed while running: targets point into it */
+static struct sim_ctrl *ctrls;
+static bool clock_virtual = true;
+static double clock_speed = 1;
+static uint64_t sim_seed = 42;
+
+#define DEFAULT_RIG "src/sim/models/seed-bench.rig"
+
+void
+sim_set_clock(int virtual_time, double speed)
+{
+	clock_virtual = virtual_time != 0;
+	clock_speed = speed > 0 ? speed : 1;
+}
+
+bool
+sim_clock_is_virtual(void)
+{
+	return clock_virtual;
+}
+
+double
+sim_clock_speed(void)
+{
+	return clock_speed;
+}
+
+void
+sim_set_seed(uint64_t seed)
+{
+	sim_seed = seed;
+}
+
+int
+sim_load_models(const char *const *files, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = sim_model_add_file(files[i], err, errlen);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* Parse a rig (built-in when file is NULL) and make it the current one. */
+static int
+load_rig_locked(const char *file, char *err, size_t errlen)
+{
+	char *text = NULL;
+	const char *src, *name = file ? file : DEFAULT_RIG;
+	if (file) {
+		int r = sim_read_file(file, &text, err, errlen);
+		if (r)
+			return r;
+		src = text;
+	} else {
+		const struct embedded_file *f = embedded_find(DEFAULT_RIG);
+		if (!f) {
+			snprintf(err, errlen, "%s: not built in", DEFAULT_RIG);
+			return -ENOENT;
+		}
+		src = f->data;
+	}
+	struct sim_rig *nr = malloc(sizeof *nr);
+	if (!nr) {
+		free(text);
+		return -ENOMEM;
+	}
+	int r = sim_rig_parse(src, name, nr, err, errlen);
+	free(text);
+	struct sim_ctrl *nc = r ? NULL : calloc(nr->n_ctrl, sizeof *nc);
+	if (!nc) {
+		free(nr);
+		return r ? r : -ENOMEM;
+	}
+	for (size_t i = 0; i < nr->n_ctrl; i++) {
+		nc[i].hba = sim_find_hba_model(nr->ctrl[i].hba);
+		pthread_mutex_init(&nc[i].lock, NULL);
+		nc[i].inv_index = -1;
+		/* PCI domain 0x0051 is not used by real hosts: sim controllers never
+		 * collide with a real address */
+		snprintf(nc[i].address, sizeof nc[i].address, "0051:%02x:00.0", nr->ctrl[i].bus & 0xff);
+	}
+	/* an earlier rig stays allocated: open targets may point into it */
+	rig = nr;
+	ctrls = nc;
+	return 0;
+}
+
+int
+sim_use_rig(const char *file, char *err, size_t errlen)
+{
+	pthread_mutex_lock(&lock);
+	/* the same rig again (an inventory rescan): keep it, so targets opened
+	 * before and after share one set of controllers */
+	if (rig && strcmp(rig->file, file ? file : DEFAULT_RIG) == 0) {
+		pthread_mutex_unlock(&lock);
+		return 0;
+	}
+	int r = load_rig_locked(file, err, errlen);
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+int
+sim_rig_get(const struct sim_rig **r, struct sim_ctrl **c, char *err, size_t errlen)
+{
+	pthread_mutex_lock(&lock);
+	int ret = rig ? 0 : load_rig_locked(NULL, err, errlen);
+	*r = rig;
+	*c = ctrls;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* "simN" in the current rig: its controller and model. */
+static bool
+find_rig_drive(const char *name, struct sim_ctrl **ctrl, const struct sim_drive_model **m)
+{
+	const struct sim_rig *r;
+	struct sim_ctrl *c;
+	char err[320];
+	unsigned idx;
+	char tail;
+	if (sscanf(name, "sim%u%c", &idx, &tail) != 1 || sim_rig_get(&r, &c, err, sizeof err))
+		return false;
+	for (size_t i = 0; i < r->n_ctrl; i++) {
+		if (idx < r->ctrl[i].n_drives) {
+			*ctrl = &c[i];
+			*m = sim_find_drive_model(r->ctrl[i].drives[idx]);
+			return *m != NULL;
+		}
+		idx -= (unsigned)r->ctrl[i].n_drives;
+	}
+	return false;
+}
+
+int
+sim_target_open(struct target *t, const char *spec, char *err, size_t errlen)
+{
+	const char *name = strncmp(spec, "sim:", 4) == 0 ? spec + 4 : spec;
+	struct sim_ctrl *ctrl = NULL;
+	const struct sim_drive_model *m = NULL;
+	if (!find_rig_drive(name, &ctrl, &m)) {
+		/* "sim:MODEL" or "sim:MODEL#2" (a second drive of that model) */
+		char base[64];
+		snprintf(base, sizeof base, "%s", name);
+		base[strcspn(base, "#")] = '\0';
+		ctrl = NULL;
+		m = base[0] ? sim_find_drive_model(base) : NULL;
+	}
+	if (!m) {
+		char list[256] = "";
+		size_t n = sim_drive_model_count();
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
+				 sim_drive_model_at(i)->name);
+		}
+		snprintf(err, errlen, "%s: no simulated drive or model '%s' (models: %s)", spec, name,
+			 list);
+		return -ENOENT;
+	}
+	struct sim_drive *d;
+	int r = sim_drive_new(m, ctrl, name, sim_seed, &d);
+	if (r) {
+		snprintf(err, errlen, "%s: %s", spec, strerror(-r));
+		return r;
+	}
+	d->virtual_time = clock_virtual;
+	snprintf(t->spec, sizeof t->spec, "%s", spec);
+	snprintf(t->name, sizeof t->name, "%s", spec);
+	snprintf(t->path, sizeof t->path, "sim:%s", name);
+	t->kind = TGT_SIM;
+	t->fd = -1;
+	t->size = m->capacity;
+	t->logical = m->logical;
+	t->physical = m->physical;
+	t->mem_align = m->logical;
+	t->offset_align = m->logical;
+	t->writable = true;	/* a sim drive holds no data: nothing to guard */
+	t->created = false;
+	t->controller = ctrl ? ctrl->inv_index : -1;
+	t->sim = d;
+	return 0;
+}
+
+void
+sim_target_close(struct target *t)
+{
+	if (t->kind != TGT_SIM || !t->sim)
+		return;
+	sim_drive_free(t->sim);
+	t->sim = NULL;
+}
+
+int
+sim_target_trim(struct target *t, uint64_t off, uint64_t len)
+{
+	if (t->kind != TGT_SIM || !t->sim)
+		return -EINVAL;
+	if (off > t->size || len > t->size - off)
+		return -EINVAL;
+	sim_drive_trim(t->sim, off, len);
+	return 0;
+}
+
+int
+sim_target_idle(struct target *t, double seconds)
+{
+	if (t->kind != TGT_SIM || !t->sim || seconds < 0)
+		return -EINVAL;
+	struct sim_drive *d = t->sim;
+	uint64_t ns = (uint64_t)(seconds * 1e9);
+	uint64_t from = d->busy_until > d->vnow ? d->busy_until : d->vnow;
+	sim_drive_idle(d, from + ns - d->busy_until);
+	d->vnow = from + ns;
+	d->busy_until = d->vnow;
+	return 0;
+}
+
+int
+sim_target_stats(const struct target *t, struct sim_drive_stats *st)
+{
+	if (t->kind != TGT_SIM || !t->sim)
+		return -EINVAL;
+	const struct sim_drive *d = t->sim;
+	st->cache_used_bytes = sim_drive_cache_used(d);
+	st->stalls = d->stalls;
+	st->stall_s = (double)d->stall_ns / 1e9;
+	st->longest_stall_s = (double)d->longest_stall_ns / 1e9;
+	st->rmw = d->rmw_count;
+	st->errors = d->errors;
+	return 0;
+}
+
+/* By extension: .drive, .hba (parsed against the registry), .rig. */
+int
+sim_check_file(const char *file, char *err, size_t errlen)
+{
+	char *text;
+	int r = sim_read_file(file, &text, err, errlen);
+	if (r)
+		return r;
+	const char *dot = strrchr(file, '.');
+	const char *ext = dot ? dot + 1 : "";
+	if (strcmp(ext, "drive") == 0) {
+		struct sim_drive_model *m = malloc(sizeof *m);
+		r = m ? sim_drive_parse(text, file, m, err, errlen) : -ENOMEM;
+		free(m);
+	} else if (strcmp(ext, "hba") == 0) {
+		struct sim_hba_model *m = malloc(sizeof *m);
+		r = m ? sim_hba_parse(text, file, m, err, errlen) : -ENOMEM;
+		free(m);
+	} else if (strcmp(ext, "rig") == 0) {
+		struct sim_rig *m = malloc(sizeof *m);
+		r = m ? sim_rig_parse(text, file, m, err, errlen) : -ENOMEM;
+		free(m);
+	} else {
+		snprintf(err, errlen, "%s: unknown kind of model file (expected .drive, .hba or .rig)",
+			 file);
+		r = -EINVAL;
+	}
+	free(text);
+	return r;
+}
