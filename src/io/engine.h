@@ -49,9 +49,12 @@ const struct engine_ops *engine_find(const char *name);
 /* Notes on the engines (engine-*.c):
  * - uring: init returns -ENOSYS / -EPERM when io_uring is unavailable (old
  *   kernel, seccomp, kernel.io_uring_disabled), so the caller can fall back
- *   to psync.  The ring becomes owned by the thread of the first commit.
- *   commit() may leave the SQEs for the next getevents() to submit together
- *   with the wait: call getevents() after commit(), as fio's loop does.
+ *   to psync.  The ring becomes owned by the thread of the first commit:
+ *   commit, getevents and cleanup must then run on that thread (cleanup on
+ *   another thread cannot drop the registered file, and the device's O_EXCL
+ *   claim lingers until the kernel's async ring teardown).  commit() leaves
+ *   the SQEs for the next getevents() to submit together with the wait (one
+ *   io_uring_enter per reap): call getevents() after commit(), as fio does.
  * - psync: one I/O at a time; init sets e->qd = 1 and queue() answers -EBUSY
  *   while one is queued or not yet reaped. */
 /* 0 when io_uring works in this process (a ring and a NOP, probed once), else

@@ -1,0 +1,338 @@
+/* target.c - open what the user named: a block device (O_DIRECT; writable only
+ * through the guard), a scratch file we create in a directory, or a sim drive. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "io/guard.h"
+#include "io/target.h"
+#include "sim/sim.h"
+#include "util/util.h"
+
+#define FILL_CHUNK (1u << 20)
+
+/* DIO alignment from statx(STATX_DIOALIGN) (Linux 6.1+; 0/0 when the kernel
+ * or filesystem does not say). */
+static void
+dio_align(int fd, uint32_t *mem, uint32_t *off)
+{
+	struct statx stx;
+
+	*mem = *off = 0;
+#ifdef STATX_DIOALIGN
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN)) {
+		*mem = stx.stx_dio_mem_align;
+		*off = stx.stx_dio_offset_align;
+	}
+#else
+	(void)fd;
+	(void)stx;
+#endif
+}
+
+static void
+short_name(struct target *t, const char *name)
+{
+	strtrimcpy(t->name, sizeof t->name, name);
+}
+
+static int
+open_block(struct target *t, const char *path, const struct target_opts *o, char *err,
+	   size_t errlen)
+{
+	char real[PATH_MAX];
+	uint64_t size = 0;
+	int lbs = 0;
+	unsigned int pbs = 0;
+	uint32_t mem, off;
+	int rc;
+
+	if (!realpath(path, real))
+		strtrimcpy(real, sizeof real, path);
+	strtrimcpy(t->path, sizeof t->path, real);
+	short_name(t, strrchr(real, '/') ? strrchr(real, '/') + 1 : real);
+	t->kind = TGT_BLOCK;
+	if (o->write) {
+		struct guard_env env = {
+			.sysfs_root = o->sysfs_root, .mounts_file = o->mounts_file,
+			.swaps_file = o->swaps_file,
+		};
+		if ((rc = guard_write_open(t->path, o->destroy_data, &env, &t->fd, err, errlen)) < 0)
+			return rc;
+		t->writable = true;
+	} else if ((t->fd = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot open: %s", t->path, strerror(-rc));
+		return rc;
+	}
+	if (ioctl(t->fd, BLKGETSIZE64, &size) < 0 || ioctl(t->fd, BLKSSZGET, &lbs) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read its size: %s", t->path, strerror(-rc));
+		return rc;
+	}
+	if (ioctl(t->fd, BLKPBSZGET, &pbs) < 0)
+		pbs = (unsigned int)lbs;
+	if (size == 0 || lbs <= 0) {
+		snprintf(err, errlen, "%s: has no capacity (size 0)", t->path);
+		return -EINVAL;
+	}
+	t->size = size;
+	t->logical = (uint32_t)lbs;
+	t->physical = pbs ? pbs : (uint32_t)lbs;
+	dio_align(t->fd, &mem, &off);
+	t->mem_align = mem ? mem : t->logical;
+	/* The rule: offsets and sizes follow the logical block size. */
+	t->offset_align = off > t->logical ? off : t->logical;
+	t->direct = true;
+	return 0;
+}
+
+/* Incompressible bytes, cheap: xorshift64* over the buffer. */
+static void
+fill_random(uint64_t *p, size_t n, uint64_t *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		*s ^= *s >> 12;
+		*s ^= *s << 25;
+		*s ^= *s >> 27;
+		p[i] = *s * 0x2545F4914F6CDD1DULL;
+	}
+}
+
+/* Write the whole file once so later reads reach the media instead of
+ * returning zeros for unwritten extents. */
+static int
+fill_file(int fd, uint64_t size, uint32_t align)
+{
+	void *buf;
+	uint64_t seed = 0x9E3779B97F4A7C15ULL ^ (uint64_t)now_ns();
+	int rc = 0;
+
+	if (posix_memalign(&buf, align > 4096 ? align : 4096, FILL_CHUNK))
+		return -ENOMEM;
+	for (uint64_t off = 0; off < size && rc == 0;) {
+		size_t n = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
+		fill_random(buf, n / 8, &seed);
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = w < 0 ? -errno : -ENOSPC;
+		else
+			off += (uint64_t)w;
+	}
+	free(buf);
+	if (rc == 0 && fdatasync(fd) < 0)
+		rc = -errno;
+	return rc;
+}
+
+static void
+scratch_fail(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	if (t->created)
+		unlink(t->path);	/* only ever the file we created */
+	t->created = false;
+}
+
+/* O_DIRECT on a RAM filesystem (tmpfs, ramfs): Linux < 6.6 refuses it.  There
+ * is no device below such a filesystem, so buffered I/O measures the same
+ * thing (memory) and we fall back to it with a notice.  On any other
+ * filesystem a refused O_DIRECT means results would measure the page cache
+ * instead of the disk, so we refuse the target. */
+static bool
+ram_fs(int fd)
+{
+	struct statfs sf;
+	return fstatfs(fd, &sf) == 0 &&
+	       ((unsigned long)sf.f_type == TMPFS_MAGIC || (unsigned long)sf.f_type == RAMFS_MAGIC);
+}
+
+static int
+open_scratch(struct target *t, const char *dir, const struct target_opts *o, char *err,
+	     size_t errlen)
+{
+	char real[PATH_MAX];
+	uint64_t size = o->file_size ? o->file_size : TARGET_DEFAULT_FILE_SIZE;
+	uint32_t mem, off, gran;
+	struct stat st;
+	int rc, fl;
+
+	if (!realpath(dir, real))
+		strtrimcpy(real, sizeof real, dir);
+	t->kind = TGT_FILE;
+	short_name(t, "scratch");
+	if (pathf(t->path, sizeof t->path, "%s/diskscope-scratch-XXXXXX", real) < 0) {
+		snprintf(err, errlen, "%s: directory path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	/* mkostemp creates with O_CREAT|O_EXCL: never an existing file. */
+	if ((t->fd = mkostemp(t->path, O_CLOEXEC)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create a scratch file: %s", dir, strerror(-rc));
+		return rc;
+	}
+	t->created = true;
+	fl = fcntl(t->fd, F_GETFL);
+	if (fl >= 0 && fcntl(t->fd, F_SETFL, fl | O_DIRECT) == 0) {
+		t->direct = true;
+	} else if (ram_fs(t->fd)) {
+		t->direct = false;
+		snprintf(t->notice, sizeof t->notice,
+			 "%.80s: no O_DIRECT on this RAM filesystem: using buffered I/O (it measures memory, which is what the filesystem is)",
+			 dir);
+	} else {
+		rc = -EINVAL;
+		snprintf(err, errlen,
+			 "%s: the filesystem does not support O_DIRECT, so results would measure the page cache, not the disk",
+			 dir);
+		goto fail;
+	}
+	dio_align(t->fd, &mem, &off);
+	fstat(t->fd, &st);
+	t->logical = off ? off : 512;
+	t->physical = st.st_blksize > 0 ? (uint32_t)st.st_blksize : 4096;
+	t->mem_align = mem ? mem : (t->logical > 512 ? t->logical : 512);
+	t->offset_align = t->logical;
+	/* Whole filesystem blocks, so the last I/O is not a partial block. */
+	gran = t->physical > t->logical ? t->physical : t->logical;
+	size -= size % gran;
+	if (size == 0) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s: scratch file size %llu is smaller than one %u-byte block",
+			 dir, (unsigned long long)(o->file_size), gran);
+		goto fail;
+	}
+	bool must_fill = !o->write;
+	if (fallocate(t->fd, 0, 0, (off_t)size) < 0) {
+		rc = -errno;
+		if (rc != -EOPNOTSUPP)
+			goto space;
+		must_fill = true;	/* no preallocation here: writing it allocates */
+	}
+	if (must_fill && (rc = fill_file(t->fd, size, t->mem_align)) < 0)
+		goto space;
+	t->size = size;
+	t->writable = true;
+	t->keep = o->keep;
+	return 0;
+space:
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		snprintf(err, errlen, "%s: not enough free space for a %llu MiB scratch file (%s)",
+			 dir, (unsigned long long)(size >> 20), strerror(-rc));
+	else
+		snprintf(err, errlen, "%s: cannot prepare a %llu MiB scratch file: %s", dir,
+			 (unsigned long long)(size >> 20), strerror(-rc));
+fail:
+	scratch_fail(t);
+	return rc;
+}
+
+int
+target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
+	    size_t errlen)
+{
+	static const struct target_opts none;
+	char path[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (!o)
+		o = &none;
+	memset(t, 0, sizeof *t);
+	t->fd = -1;
+	t->controller = -1;
+	if (errlen)
+		err[0] = '\0';
+	if (!spec || !*spec) {
+		snprintf(err, errlen, "empty target name");
+		return -EINVAL;
+	}
+	strtrimcpy(t->spec, sizeof t->spec, spec);
+	if (strncmp(spec, "sim:", 4) == 0)
+		return sim_target_open(t, spec, err, errlen);
+	/* "sdb" means /dev/sdb when that is a block device. */
+	if (!strchr(spec, '/') && pathf(path, sizeof path, "/dev/%s", spec) == 0 &&
+	    stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		;
+	else
+		strtrimcpy(path, sizeof path, spec);
+	if (stat(path, &st) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", spec,
+			 rc == -ENOENT ? "no such device or directory" : strerror(-rc));
+		return rc;
+	}
+	if (S_ISBLK(st.st_mode))
+		rc = open_block(t, path, o, err, errlen);
+	else if (S_ISDIR(st.st_mode))
+		rc = open_scratch(t, path, o, err, errlen);
+	else if (S_ISREG(st.st_mode) && o->write) {
+		snprintf(err, errlen,
+			 "refused: %s is a file diskscope did not create; name a directory for a scratch file",
+			 spec);
+		return -EPERM;
+	} else {
+		snprintf(err, errlen,
+			 "%s: not a block device or a directory (diskscope tests devices, or scratch files it creates in a directory)",
+			 spec);
+		return -EINVAL;
+	}
+	if (rc < 0)
+		target_close(t);
+	return rc;
+}
+
+void
+target_close(struct target *t)
+{
+	if (t->kind == TGT_SIM) {
+		sim_target_close(t);
+		return;
+	}
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	if (t->created && !t->keep)
+		unlink(t->path);
+	t->created = false;
+}
+
+int
+target_check_io(const struct target *t, uint64_t offset, uint32_t len, char *err, size_t errlen)
+{
+	uint32_t a = t->offset_align ? t->offset_align : t->logical ? t->logical : 512;
+
+	if (len == 0) {
+		snprintf(err, errlen, "%s: I/O size 0", t->name);
+		return -EINVAL;
+	}
+	if (len % a) {
+		snprintf(err, errlen, "%s: I/O size %u is not a multiple of its %u-byte logical block size",
+			 t->name, len, a);
+		return -EINVAL;
+	}
+	if (offset % a) {
+		snprintf(err, errlen, "%s: offset %llu is not a multiple of its %u-byte logical block size",
+			 t->name, (unsigned long long)offset, a);
+		return -EINVAL;
+	}
+	if (t->size && (offset > t->size || len > t->size - offset)) {
+		snprintf(err, errlen, "%s: I/O of %u bytes at offset %llu ends past its end (%llu bytes)",
+			 t->name, len, (unsigned long long)offset, (unsigned long long)t->size);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* target.h - a thing to test: a block device, a scratch file in a directory
+ * the user names, or a simulated drive. */
+#ifndef DS_TARGET_H
+#define DS_TARGET_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum target_kind { TGT_BLOCK, TGT_FILE, TGT_SIM };
+
+struct target_opts {
+	bool write;			/* the test will write */
+	const char *destroy_data;	/* --destroy-data=DEV confirmation (block devices) */
+	uint64_t file_size;		/* scratch file size, bytes (default 1 GiB) */
+	bool keep;			/* keep the scratch file */
+	const char *sysfs_root;		/* for the guard's holder checks, default /sys */
+	const char *mounts_file;	/* default /proc/self/mounts */
+	const char *swaps_file;		/* default /proc/swaps */
+};
+
+struct target {
+	char spec[256];			/* as the user named it */
+	char name[64];			/* short name for tables: sda, loop3, sim:WD20EFAX#2, scratch */
+	enum target_kind kind;
+	int fd;				/* -1 for sim */
+	char path[PATH_MAX];		/* device or scratch file */
+	uint64_t size;			/* usable bytes */
+	uint32_t logical, physical;	/* sector sizes, bytes */
+	uint32_t mem_align, offset_align;	/* O_DIRECT alignment (STATX_DIOALIGN or logical) */
+	bool writable;			/* opened for writing (guard passed) */
+	bool created;			/* scratch file created by us (removed on close unless keep) */
+	bool keep;
+	int controller;			/* inventory controller index, -1 unknown */
+	void *sim;			/* engine-sim's per-drive state */
+	bool direct;			/* opened O_DIRECT (false only for a scratch file on tmpfs/ramfs) */
+	char notice[256];		/* one line the runner should print once (e.g. buffered fallback), "" = none */
+};
+
+/* The size of a scratch file when target_opts.file_size is 0. */
+#define TARGET_DEFAULT_FILE_SIZE (1ULL << 30)
+
+/* Open a target.  Block devices ("/dev/sdb", "sdb", or any symlink to one):
+ * O_DIRECT, read-only unless opts->write, in which case the guard decides
+ * (-EPERM + its one-sentence "refused: ..." in err; see io/guard.h) and the
+ * device is then held O_RDWR|O_EXCL for the whole run.  Directory: creates a
+ * scratch file "diskscope-scratch-XXXXXX" (O_EXCL, fallocate'd to file_size,
+ * O_DIRECT; filled with incompressible data first when the test only reads,
+ * so reads reach the media, as fio lays out its files).  An existing regular
+ * file is never used (-EPERM when writing, -EINVAL when reading).
+ * "sim:MODEL": a simulated drive.  0 or -errno, with a one-line reason in err
+ * that names the target.  o may be NULL (read-only, defaults). */
+int target_open(struct target *t, const char *spec, const struct target_opts *o,
+		char *err, size_t errlen);
+/* Close; removes a scratch file we created unless keep.  Safe to call twice. */
+void target_close(struct target *t);
+/* Check an I/O size/offset against the target's alignment: 0 or -EINVAL + reason. */
+int target_check_io(const struct target *t, uint64_t offset, uint32_t len, char *err, size_t errlen);
+#endif
