@@ -193,15 +193,15 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	if (rc < 0)
 		return rc;
 
-	if (!o->no_ata) {
-		rc = ata_query_all(inv, o);
-		if (rc < 0) {
-			inv->incomplete = true;
-			strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
-		}
-		for (size_t i = 0; i < inv->n_drv; i++)
-			refresh_id(&inv->drv[i]);
+	/* Also under --no-ata: it still decodes --ata-blob files and marks the
+	 * rest "not queried". */
+	rc = ata_query_all(inv, o);
+	if (rc < 0) {
+		inv->incomplete = true;
+		strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
 	}
+	for (size_t i = 0; i < inv->n_drv; i++)
+		refresh_id(&inv->drv[i]);
 
 	/* The simulated rig joins as if it were hardware; its drives carry their
 	 * own controller links and IDENTIFY facts, so they come before the SMR
