@@ -25,6 +25,11 @@ struct snap_target {
 	size_t n;			/* samples in the rings below, oldest first */
 	float read_hist[SNAP_SAMPLES];	/* MB/s per interval */
 	float write_hist[SNAP_SAMPLES];
+	/* Added for the throughput panel: where this ring ends on the run's
+	 * sample clock (the run-wide tick index just after its newest sample),
+	 * so the rings of targets that idled between steps line up in time.
+	 * 0 = unknown (the UI then sums only the active targets). */
+	uint64_t ring_end;
 };
 
 struct snap_step {
@@ -53,6 +58,7 @@ struct run_snapshot {
 	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
 	double total_mbps, total_iops;	/* current interval, all targets */
 	uint64_t total_errors;
+	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */
 };
 
 void snapshot_free(struct run_snapshot *s);

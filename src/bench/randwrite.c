@@ -1,0 +1,15 @@
+/* randwrite.c - random write (IOPS, latency percentiles) at a chosen block size and queue depth. */
+#include "bench/bench.h"
+
+const struct bench_test bench_randwrite = {
+	.name = "randwrite",
+	.summary = "random write (IOPS, latency percentiles)",
+	.writes = true,
+	.defaults = {
+		.bs = 4096, .qd = 32, .seconds = 10, .ramp_s = 0,
+		.region_start = 0, .region_end = 1,
+		.pattern = "rand", .data = "random", .rw_mix = 0,
+	},
+	.build = bench_build_single,
+	.verdict = bench_verdict_errors,
+};

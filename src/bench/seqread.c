@@ -1,0 +1,15 @@
+/* seqread.c - sequential read at a chosen block size and queue depth. */
+#include "bench/bench.h"
+
+const struct bench_test bench_seqread = {
+	.name = "seqread",
+	.summary = "sequential read",
+	.writes = false,
+	.defaults = {
+		.bs = 1048576, .qd = 8, .seconds = 10, .ramp_s = 0,
+		.region_start = 0, .region_end = 1,
+		.pattern = "seq", .data = "random", .rw_mix = 100,
+	},
+	.build = bench_build_single,
+	.verdict = bench_verdict_errors,
+};

@@ -1,0 +1,15 @@
+/* seqwrite.c - sequential write at a chosen block size and queue depth. */
+#include "bench/bench.h"
+
+const struct bench_test bench_seqwrite = {
+	.name = "seqwrite",
+	.summary = "sequential write",
+	.writes = true,
+	.defaults = {
+		.bs = 1048576, .qd = 8, .seconds = 10, .ramp_s = 0,
+		.region_start = 0, .region_end = 1,
+		.pattern = "seq", .data = "random", .rw_mix = 0,
+	},
+	.build = bench_build_single,
+	.verdict = bench_verdict_errors,
+};

@@ -1,0 +1,833 @@
+/* cli.c (run) - the headless `diskscope run`: options as a table (the same
+ * table prints --help), target resolution, the progress line, signals, and
+ * the result on stdout / --json / --csv. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench/bench.h"
+#include "inventory/inventory.h"
+#include "report/run.h"
+#include "run/cli.h"
+#include "util/util.h"
+
+/* ---- value parsers ---- */
+
+int
+parse_size(const char *s, uint64_t *out)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
+		end += strlen(end);
+	else if (!shift && !strcmp(end, "B"))
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (shift && v > (~0ull >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int
+parse_seconds(const char *s, double *out)
+{
+	if (!s || !*s)
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		;
+	else if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* ---- the options table ---- */
+
+typedef int (*opt_parser)(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n);
+
+struct cli_opt {
+	const char *name;
+	const char *arg;	/* NULL: a flag */
+	const char *help;
+	opt_parser parse;
+};
+
+#define BAD(fmt, ...) (snprintf(err, n, fmt, __VA_ARGS__), -EINVAL)
+
+static int
+o_bs(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	uint64_t b;
+	if (parse_size(v, &b) || b < WORKER_MIN_BS || b > WORKER_MAX_BS || b % 512)
+		return BAD("--bs %s: block size must be 512 B .. 16M in multiples of 512 (e.g. 4k, 1M)", v);
+	p->params.bs = (uint32_t)b;
+	p->set_bs = true;
+	return 0;
+}
+
+static int
+o_qd(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	char *end;
+	long q = strtol(v, &end, 10);
+	if (*end || end == v || q < 1 || q > WORKER_MAX_QD)
+		return BAD("--qd %s: queue depth must be 1..%d", v, WORKER_MAX_QD);
+	p->params.qd = (unsigned)q;
+	p->set_qd = true;
+	return 0;
+}
+
+static int
+o_time(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	double s;
+	if (parse_seconds(v, &s))
+		return BAD("--time %s: a duration (10, 10s, 500ms, 2m; 0 = one pass over the region)", v);
+	p->params.seconds = s;
+	p->set_time = true;
+	return 0;
+}
+
+static int
+o_size(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	uint64_t b;
+	if (parse_size(v, &b) || b == 0)
+		return BAD("--size %s: bytes per target above 0 (e.g. 1G, 512M)", v);
+	p->params.size = b;
+	if (!p->set_time)
+		p->params.seconds = 0;	/* bounded by size */
+	return 0;
+}
+
+/* One side of --region: "N%" (fraction) or an LBA. */
+static int
+region_side(const char *s, size_t len, bool *pct, double *frac, uint64_t *lba)
+{
+	char b[64];
+	if (len == 0 || len >= sizeof(b))
+		return -EINVAL;
+	memcpy(b, s, len);
+	b[len] = 0;
+	char *end;
+	if (b[len - 1] == '%') {
+		b[len - 1] = 0;
+		errno = 0;
+		double f = strtod(b, &end);
+		if (errno || *end || end == b || f < 0 || f > 100)
+			return -EINVAL;
+		*pct = true;
+		*frac = f / 100;
+		return 0;
+	}
+	if (!isdigit((unsigned char)b[0]))
+		return -EINVAL;
+	errno = 0;
+	unsigned long long l = strtoull(b, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*pct = false;
+	*lba = l;
+	return 0;
+}
+
+static int
+o_region(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	const char *c = strchr(v, ':');
+	bool ps = true, pe = true;
+	double fs = 0, fe = 1;
+	uint64_t ls = 0, le = 0;
+	if (!c || region_side(v, (size_t)(c - v), &ps, &fs, &ls) ||
+	    region_side(c + 1, strlen(c + 1), &pe, &fe, &le))
+		return BAD("--region %s: START:END, each a percentage (10%%) or an LBA (e.g. 0%%:50%% or 0:2097152)", v);
+	if (ps != pe)
+		return BAD("--region %s: give both ends as percentages or both as LBAs", v);
+	if (ps ? fs >= fe : ls >= le)
+		return BAD("--region %s: the start must lie before the end", v);
+	p->region_lba = !ps;
+	if (ps) {
+		p->params.region_start = fs;
+		p->params.region_end = fe;
+	} else {
+		p->region_lba_start = ls;
+		p->region_lba_end = le;
+	}
+	return 0;
+}
+
+static int
+o_pattern(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	if (offsets_parse_pattern(v, &p->pat))
+		return BAD("--pattern %s: one of seq, rand, stride", v);
+	snprintf(p->params.pattern, sizeof(p->params.pattern), "%s", offsets_pattern_name(p->pat));
+	p->set_pattern = true;
+	return 0;
+}
+
+static int
+o_stride(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	uint64_t b;
+	if (parse_size(v, &b) || b == 0 || b % 512)
+		return BAD("--stride %s: a step in multiples of 512 bytes (e.g. 64k)", v);
+	p->params.stride = b;
+	return 0;
+}
+
+static int
+o_data(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	if (data_mode_parse(v, &p->data))
+		return BAD("--data %s: one of random, zeros, compressible", v);
+	snprintf(p->params.data, sizeof(p->params.data), "%s", data_mode_name(p->data));
+	return 0;
+}
+
+static int
+o_rw(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	long m;
+	char *end = NULL;
+	if (!strcmp(v, "read"))
+		m = 100;
+	else if (!strcmp(v, "write"))
+		m = 0;
+	else {
+		m = strtol(v, &end, 10);
+		if (end == v || (*end && strcmp(end, "%")) || m < 0 || m > 100)
+			return BAD("--rw %s: percentage of reads 0..100 (or read, write)", v);
+	}
+	p->params.rw_mix = (int)m;
+	p->set_rw = true;
+	return 0;
+}
+
+static int
+o_engine(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	if (!engine_find(v))
+		return BAD("--engine %s: one of uring, psync, sim", v);
+	snprintf(p->params.engine, sizeof(p->params.engine), "%s", v);
+	p->engine_explicit = true;
+	return 0;
+}
+
+static int
+o_json(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	o->json = v;
+	return 0;
+}
+
+static int
+o_csv(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	o->csv = v;
+	return 0;
+}
+
+static int
+o_seed(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	char *end;
+	errno = 0;
+	unsigned long long s = strtoull(v, &end, 0);
+	if (errno || *end || end == v || v[0] == '-')
+		return BAD("--seed %s: a non-negative integer", v);
+	p->params.seed = s;
+	return 0;
+}
+
+static int
+o_ramp(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	double s;
+	if (parse_seconds(v, &s))
+		return BAD("--ramp %s: a duration (0, 2, 2s, 500ms)", v);
+	p->params.ramp_s = s;
+	p->set_ramp = true;
+	return 0;
+}
+
+static int
+o_destroy(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	if (!*v)
+		return BAD("--destroy-data: name the device, e.g. --destroy-data=/dev/sdX%s", "");
+	p->topts.destroy_data = v;
+	return 0;
+}
+
+static int
+o_keep(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	p->topts.keep = true;
+	return 0;
+}
+
+static int
+o_file_size(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	uint64_t b;
+	if (parse_size(v, &b) || b < (1u << 20))
+		return BAD("--file-size %s: scratch file size of at least 1M (e.g. 1G)", v);
+	p->topts.file_size = b;
+	return 0;
+}
+
+static int
+o_help(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	o->help = true;
+	return 0;
+}
+
+static const struct cli_opt run_opts[] = {
+	{ "bs", "SIZE", "block size, 512 .. 16M (4k, 1M)", o_bs },
+	{ "qd", "N", "queue depth, 1 .. 256", o_qd },
+	{ "time", "DURATION", "measured time per step (10, 500ms, 2m; 0: one pass over the region)", o_time },
+	{ "size", "SIZE", "bytes per target instead of a time", o_size },
+	{ "region", "START:END", "part of the target, as % (0%:10%) or LBA (0:2097152)", o_region },
+	{ "pattern", "seq|rand|stride", "where the I/Os go", o_pattern },
+	{ "stride", "SIZE", "step of --pattern stride (default: the block size)", o_stride },
+	{ "data", "random|zeros|compressible", "what writes carry", o_data },
+	{ "rw", "PCT", "percentage of reads in a mixed run (100 read, 0 write)", o_rw },
+	{ "engine", "uring|psync|sim", "how bytes move (default uring, psync fallback)", o_engine },
+	{ "json", "FILE|-", "write the result document (schema 1)", o_json },
+	{ "csv", "FILE|-", "write one row per step and target", o_csv },
+	{ "seed", "N", "random offsets and data (same seed, same sequence)", o_seed },
+	{ "ramp", "DURATION", "warm-up before measuring (excluded)", o_ramp },
+	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost)", o_destroy },
+	{ "keep", NULL, "keep the scratch file", o_keep },
+	{ "file-size", "SIZE", "scratch file size in a directory target (default 1G)", o_file_size },
+	{ "help", NULL, "this text", o_help },
+};
+
+void
+run_cli_usage(FILE *f)
+{
+	fprintf(f, "usage: diskscope run TEST TARGET... [options]\n"
+		   "TARGET: /dev/sdb, sdb, a directory (scratch file), sim:MODEL, ctrl:N or ctrl:ADDRESS\n"
+		   "tests:\n");
+	for (size_t i = 0; i < bench_count; i++)
+		fprintf(f, "  %-10s %s%s\n", bench_table[i]->name, bench_table[i]->summary,
+			bench_table[i]->writes ? " (writes)" : "");
+	fprintf(f, "options:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(run_opts); i++) {
+		char lhs[64];
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", run_opts[i].name, run_opts[i].arg ? " " : "",
+			 run_opts[i].arg ? run_opts[i].arg : "");
+		fprintf(f, "  %-36s %s\n", lhs, run_opts[i].help);
+	}
+	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage, 3 refused by the guard, 130/143 interrupted\n");
+}
+
+int
+plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
+		char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (argc < 1 || !argv[0] || argv[0][0] == '-') {
+		plan_init(p, NULL);
+		if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+			out->help = true;
+			return 0;
+		}
+		snprintf(err, errlen, "run: name a test (seqread, seqwrite, randread, randwrite, saturate)");
+		return -EINVAL;
+	}
+	const struct bench_test *t = bench_find(argv[0]);
+	plan_init(p, t);
+	if (!t) {
+		snprintf(err, errlen, "run: unknown test '%s' (seqread, seqwrite, randread, randwrite, saturate)", argv[0]);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h"))
+			a = "--help";
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			if (strlist_add(&p->user_targets, a))
+				return -ENOMEM;
+			continue;
+		}
+		if (a[1] != '-') {
+			snprintf(err, errlen, "run: unknown option '%s' (see --help)", a);
+			return -EINVAL;
+		}
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+		const struct cli_opt *o = NULL;
+		for (size_t k = 0; k < ARRAY_SIZE(run_opts); k++)
+			if (strlen(run_opts[k].name) == nl && !strncmp(run_opts[k].name, name, nl))
+				o = &run_opts[k];
+		if (!o) {
+			snprintf(err, errlen, "run: unknown option '--%.*s' (see --help)", (int)nl, name);
+			return -EINVAL;
+		}
+		const char *val = "";
+		if (o->arg) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				snprintf(err, errlen, "run: --%s needs a value (%s)", o->name, o->arg);
+				return -EINVAL;
+			}
+		} else if (eq) {
+			snprintf(err, errlen, "run: --%s takes no value", o->name);
+			return -EINVAL;
+		}
+		int rc = o->parse(p, out, val, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (out->help)
+		return 0;
+	if (!p->user_targets.n) {
+		snprintf(err, errlen, "run %s: name at least one target (/dev/sdb, a directory, sim:MODEL, ctrl:N)", t->name);
+		return -EINVAL;
+	}
+	if (p->params.stride && p->pat != OFS_STRIDE) {
+		snprintf(err, errlen, "--stride needs --pattern stride");
+		return -EINVAL;
+	}
+	if (p->params.rw_mix < 100)
+		p->topts.write = true;
+	return 0;
+}
+
+/* ---- targets ---- */
+
+static int
+port_cmp(const char *a, const char *b)
+{
+	/* natural order: ata2 before ata10 */
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			unsigned long x = strtoul(a, (char **)&a, 10), y = strtoul(b, (char **)&b, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static void
+link_facts(struct plan *p, const struct controller *c)
+{
+	const struct pci_link *l = &c->link;
+	snprintf(p->ctrl_name, sizeof(p->ctrl_name), "%s", c->name);
+	if (!l->known || l->ceiling_mbps <= 0)
+		return;
+	p->ceiling_mbps = l->ceiling_mbps;
+	snprintf(p->ceiling_text, sizeof(p->ceiling_text), "x%u %gGT/s", l->sta_width, l->sta_gts);
+	if (l->downgraded) {
+		p->link_downgraded = true;
+		if (l->sta_width < l->cap_width)
+			snprintf(p->link_text, sizeof(p->link_text), "x%u (the card supports x%u)",
+				 l->sta_width, l->cap_width);
+		else
+			snprintf(p->link_text, sizeof(p->link_text), "%gGT/s (the card supports %gGT/s)",
+				 l->sta_gts, l->cap_gts);
+	}
+}
+
+/* "N loop devices share one backing disk" when their backing files do. */
+static void
+shared_backing(struct plan *p)
+{
+	dev_t dev = 0;
+	unsigned n = 0;
+	for (size_t i = 0; i < p->targets.n; i++) {
+		const char *nm = strrchr(p->targets.v[i], '/');
+		nm = nm ? nm + 1 : p->targets.v[i];
+		if (strncmp(nm, "loop", 4))
+			continue;
+		char path[128], back[512];
+		struct stat st;
+		if (pathf(path, sizeof(path), "/sys/block/%s/loop/backing_file", nm) ||
+		    read_text(path, back, sizeof(back)) || stat(back, &st))
+			continue;
+		if (n && st.st_dev != dev)
+			return;
+		dev = st.st_dev;
+		n++;
+	}
+	if (n >= 2)
+		snprintf(p->shared_note, sizeof(p->shared_note),
+			 "the %u loop devices share one backing disk", n);
+}
+
+int
+plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, size_t errlen)
+{
+	/* the inventory gives drive identity (model, serial), ports and links;
+	 * directories and sim drives do not need it */
+	bool need_inv = p->test && !strcmp(p->test->name, "saturate");
+	for (size_t i = 0; i < p->user_targets.n; i++) {
+		const char *s = p->user_targets.v[i];
+		struct stat st;
+		char dev[256];
+		snprintf(dev, sizeof(dev), "/dev/%s", s);
+		if (!strncmp(s, "ctrl", 4) || (!stat(s, &st) && S_ISBLK(st.st_mode)) ||
+		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
+			need_inv = true;
+	}
+	struct inventory inv = { 0 };
+	bool have_inv = false;
+	if (need_inv) {
+		struct inventory_opts io;
+		if (g)
+			io = g->inv;
+		else
+			inventory_opts_default(&io);
+		io.no_ata = true;
+		have_inv = inventory_scan(&inv, &io) == 0;
+	}
+	int rc = 0;
+	int ctrl_seen = -2;	/* the one controller all drives sit on; -1 mixed/none */
+	struct { char path[256]; char port[48]; } *v = calloc(PLAN_MAX_TARGETS, sizeof(*v));
+	size_t nv = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->user_targets.n && !rc; i++) {
+		const char *s = p->user_targets.v[i];
+		struct stat st;
+		if (!strncmp(s, "ctrl", 4)) {
+			int c = have_inv ? inventory_find_controller(&inv, s) : -1;
+			if (c < 0) {
+				snprintf(err, errlen, "unknown controller '%s'%s", s,
+					 have_inv ? " (see diskscope list)" : " (the inventory could not be read)");
+				rc = -ENOENT;
+				break;
+			}
+			const struct controller *ct = &inv.ctrl[c];
+			if (!ct->drives.n) {
+				snprintf(err, errlen, "controller '%s' has no drives", s);
+				rc = -ENOENT;
+				break;
+			}
+			link_facts(p, ct);
+			ctrl_seen = ctrl_seen == -2 || ctrl_seen == c ? c : -1;
+			for (size_t k = 0; k < ct->drives.n && nv < PLAN_MAX_TARGETS; k++) {
+				struct drive *d = inventory_find_drive(&inv, ct->drives.v[k]);
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", d ? d->path : ct->drives.v[k]);
+				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d ? d->port : "");
+				nv++;
+			}
+			continue;
+		}
+		if (nv >= PLAN_MAX_TARGETS) {
+			snprintf(err, errlen, "too many targets (at most %d)", PLAN_MAX_TARGETS);
+			rc = -E2BIG;
+			break;
+		}
+		if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
+			if (strncmp(s, "sim:", 4) && stat(s, &st)) {
+				snprintf(err, errlen, "target '%s': %s", s, strerror(errno));
+				rc = -ENOENT;
+				break;
+			}
+			snprintf(v[nv].path, sizeof(v[nv].path), "%s", s);
+		} else {
+			char dev[256];
+			snprintf(dev, sizeof(dev), "/dev/%s", s);
+			if (!stat(dev, &st) && S_ISBLK(st.st_mode))
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", dev);
+			else if (!stat(s, &st) && S_ISDIR(st.st_mode))
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", s);
+			else {
+				snprintf(err, errlen, "unknown target '%s': not a block device, directory, "
+					 "sim:MODEL or ctrl:N", s);
+				rc = -ENOENT;
+				break;
+			}
+		}
+		v[nv].port[0] = 0;
+		if (have_inv) {
+			struct drive *d = inventory_find_drive(&inv, v[nv].path);
+			if (d) {
+				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d->port);
+				ctrl_seen = d->controller >= 0 && (ctrl_seen == -2 || ctrl_seen == d->controller)
+					? d->controller : -1;
+				if (ctrl_seen >= 0 && !p->ceiling_mbps)
+					link_facts(p, &inv.ctrl[ctrl_seen]);
+			} else {
+				ctrl_seen = -1;
+			}
+		}
+		nv++;
+	}
+	if (!rc && ctrl_seen == -1) {	/* drives on different controllers: no one ceiling */
+		p->ceiling_mbps = 0;
+		p->ceiling_text[0] = 0;
+		p->link_downgraded = false;
+	}
+	/* saturate: steps in port order where every drive's port is known */
+	if (!rc && need_inv && p->test && !strcmp(p->test->name, "saturate")) {
+		bool all = nv > 0;
+		for (size_t i = 0; i < nv; i++)
+			all &= v[i].port[0] != 0;
+		if (all)
+			for (size_t i = 1; i < nv; i++)
+				for (size_t j = i; j > 0 && port_cmp(v[j - 1].port, v[j].port) > 0; j--) {
+					char tmp[sizeof(*v)];
+					memcpy(tmp, &v[j], sizeof(*v));
+					memcpy(&v[j], &v[j - 1], sizeof(*v));
+					memcpy(&v[j - 1], tmp, sizeof(*v));
+				}
+	}
+	for (size_t i = 0; !rc && i < nv; i++) {
+		struct drive *d = have_inv ? inventory_find_drive(&inv, v[i].path) : NULL;
+		if (d) {
+			struct target_ident *id = &p->ident[p->targets.n];
+			strtrimcpy(id->drive_id, sizeof(id->drive_id), d->id);
+			strtrimcpy(id->model, sizeof(id->model), d->model);
+			strtrimcpy(id->serial, sizeof(id->serial), d->serial);
+		}
+		if (strlist_has(&p->targets, v[i].path)) {
+			snprintf(err, errlen, "target '%s' named twice", v[i].path);
+			rc = -EINVAL;
+		} else if (strlist_add(&p->targets, v[i].path))
+			rc = -ENOMEM;
+	}
+	free(v);
+	if (have_inv)
+		inventory_free(&inv);
+	if (!rc)
+		shared_backing(p);
+	return rc;
+}
+
+int
+plan_build(struct plan *p, char *err, size_t errlen)
+{
+	if (!p->test) {
+		snprintf(err, errlen, "no test");
+		return -EINVAL;
+	}
+	return p->test->build(p, err, errlen);
+}
+
+/* ---- running ---- */
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void
+progress(const struct run_snapshot *s, bool final)
+{
+	if (final) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double frac = s->eta_s >= 0 && s->elapsed_s + s->eta_s > 0 ?
+		s->elapsed_s / (s->elapsed_s + s->eta_s) : -1;
+	char bar[24];
+	int w = (int)sizeof(bar) - 1;
+	for (int i = 0; i < w; i++)
+		bar[i] = frac >= 0 && i < (int)(frac * w + 0.5) ? '#' : frac >= 0 ? '.' : '-';
+	bar[w] = 0;
+	char eta[24] = "?";
+	if (s->eta_s >= 0)
+		snprintf(eta, sizeof(eta), "%d:%02d", (int)s->eta_s / 60, (int)s->eta_s % 60);
+	fprintf(stderr, "\r[%s] %s step %u/%u %8.1f MB/s %8.0f IOPS  ETA %s%s\033[K", bar, s->test,
+		s->step, s->n_steps, s->total_mbps, s->total_iops, eta,
+		s->total_errors ? "  errors!" : "");
+	fflush(stderr);
+}
+
+static bool
+has_problems(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->n_verdicts; i++)
+		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link"))
+			return true;
+	for (size_t s = 0; s < r->n_steps; s++)
+		for (size_t k = 0; k < r->steps[s].n_res; k++)
+			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
+			    r->steps[s].res[k].seconds <= 0)
+				return true;
+	return r->n_steps == 0;
+}
+
+/* An output file must be writable before a long run, not after it. */
+static int
+check_output(const char *path, const char *opt, char *err, size_t errlen)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash == dir ? (void)(dir[1] = 0) : (void)(*slash = 0);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	struct stat st;
+	if (!path[0] || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+		snprintf(err, errlen, "%s %.256s: name a file (or - for stdout)", opt, path);
+		return -EINVAL;
+	}
+	errno = 0;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
+		int e = errno;
+		snprintf(err, errlen, "%s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
+			 e ? strerror(e) : "not a directory");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+run_cli(int argc, char **argv, const struct global_opts *g)
+{
+	if (argc > 0 && !strcmp(argv[0], "run")) {
+		argc--;
+		argv++;
+	}
+	struct plan p;
+	struct run_outputs out;
+	char err[512] = "";
+	int rc = plan_parse_args(&p, argc, argv, &out, err, sizeof(err));
+	if (!rc && out.help) {
+		run_cli_usage(stdout);
+		plan_free(&p);
+		return EXIT_OK_;
+	}
+	if (!rc)
+		rc = check_output(out.json, "--json", err, sizeof(err));
+	if (!rc)
+		rc = check_output(out.csv, "--csv", err, sizeof(err));
+	if (!rc)
+		rc = plan_resolve_targets(&p, g, err, sizeof(err));
+	if (!rc)
+		rc = plan_build(&p, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "diskscope: %s\n", err);
+		plan_free(&p);
+		return EXIT_USAGE;
+	}
+	struct runner *r;
+	int bad = -1;
+	rc = runner_create(&p, &r, &bad, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "diskscope: %s\n", err);
+		plan_free(&p);
+		/* -EPERM from the guard; a missing/unopenable target is bad input */
+		return rc == -EPERM ? EXIT_REFUSED : rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK ||
+			rc == -ENODEV || rc == -ENXIO ? EXIT_USAGE : EXIT_PROBLEMS;
+	}
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	got_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	bool tty = isatty(2);
+	rc = runner_start(r);
+	if (rc) {
+		fprintf(stderr, "diskscope: cannot start the run: %s\n", strerror(-rc));
+		runner_destroy(r);
+		plan_free(&p);
+		return EXIT_PROBLEMS;
+	}
+	bool stopped = false;
+	char last_msg[192] = "";
+	while (!runner_wait(r, 200)) {
+		if (got_signal && !stopped) {
+			runner_stop(r);
+			stopped = true;
+		}
+		struct run_snapshot s;
+		if (runner_snapshot(r, &s) == 0) {
+			/* at a terminal: notices (e.g. the psync fallback) as they
+			 * happen, above the progress line; the result lists them too */
+			if (tty && s.message[0] && strcmp(s.message, last_msg)) {
+				progress(&s, true);
+				snprintf(last_msg, sizeof(last_msg), "%s", s.message);
+				fprintf(stderr, "diskscope: %s\n", s.message);
+			}
+			if (tty)
+				progress(&s, false);
+			snapshot_free(&s);
+		}
+	}
+	if (tty)
+		progress(NULL, true);
+	int sig = got_signal;
+	struct run_result res;
+	runner_result(r, &res);
+	if (sig)
+		res.interrupted = true;
+	/* The table goes to stdout unless stdout carries the JSON or CSV. */
+	bool json_out = out.json && !strcmp(out.json, "-"), csv_out = out.csv && !strcmp(out.csv, "-");
+	run_text_print(json_out || csv_out ? stderr : stdout, &res);
+	int exit_code = has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
+	if (out.json) {
+		rc = run_json_write(&res, out.json);
+		if (rc) {
+			fprintf(stderr, "diskscope: --json %s: %s\n", out.json, strerror(-rc));
+			exit_code = EXIT_PROBLEMS;
+		}
+	}
+	if (out.csv) {
+		rc = run_csv_write(&res, out.csv);
+		if (rc) {
+			fprintf(stderr, "diskscope: --csv %s: %s\n", out.csv, strerror(-rc));
+			exit_code = EXIT_PROBLEMS;
+		}
+	}
+	run_result_free(&res);
+	runner_destroy(r);
+	plan_free(&p);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (sig == SIGINT)
+		return EXIT_SIGINT;
+	if (sig == SIGTERM)
+		return EXIT_SIGTERM;
+	return exit_code;
+}

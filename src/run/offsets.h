@@ -1,0 +1,35 @@
+/* offsets.h - where the next I/O goes: sequential, random (uniform, every
+ * block exactly once per pass, deterministic for a seed) or strided
+ * (first + k*step).  Offsets are bytes inside the region [start, end). */
+#ifndef DS_OFFSETS_H
+#define DS_OFFSETS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum offset_pattern { OFS_SEQ, OFS_RAND, OFS_STRIDE };
+
+struct offset_gen {
+	enum offset_pattern pat;
+	uint64_t start, end;	/* region, bytes */
+	uint32_t bs;
+	uint64_t step;		/* stride, bytes (OFS_STRIDE) */
+	uint64_t first;		/* first offset (OFS_STRIDE), >= start */
+	uint64_t nblocks;	/* I/Os in one pass */
+	uint64_t i;		/* next index within the pass */
+	uint64_t pass;		/* passes completed */
+	/* random: a keyed bijection on [0, 2^bits), cycle-walked into [0, nblocks) */
+	unsigned bits;
+	uint64_t mask, seed, k1, k2;
+};
+
+/* Region [start, end) must hold at least one block: start is rounded up and
+ * end down to multiples of bs relative to 0 (seq/rand); stride uses first/step
+ * as given.  0 or -EINVAL (region empty, bs 0, step 0). */
+int offsets_init(struct offset_gen *g, enum offset_pattern pat, uint64_t start, uint64_t end,
+		 uint32_t bs, uint64_t first, uint64_t step, uint64_t seed);
+/* The next offset; sets *wrapped when this call started a new pass. */
+uint64_t offsets_next(struct offset_gen *g, bool *wrapped);
+/* Parse "seq" / "rand" / "stride": 0 or -EINVAL. */
+int offsets_parse_pattern(const char *s, enum offset_pattern *out);
+const char *offsets_pattern_name(enum offset_pattern p);
+#endif

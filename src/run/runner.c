@@ -1,0 +1,775 @@
+/* runner.c - runs a plan: steps in order, workers per step, the sampler
+ * (10 Hz on the runner thread) and the result. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include "bench/bench.h"
+#include "run/runner.h"
+#include "util/util.h"
+
+/* ---- plan ---- */
+
+void
+plan_init(struct plan *p, const struct bench_test *t)
+{
+	memset(p, 0, sizeof(*p));
+	p->test = t;
+	if (t)
+		p->params = t->defaults;
+	if (!p->params.pattern[0])
+		strcpy(p->params.pattern, "seq");
+	if (!p->params.data[0])
+		strcpy(p->params.data, "random");
+	if (p->params.region_end <= 0)
+		p->params.region_end = 1.0;
+	offsets_parse_pattern(p->params.pattern, &p->pat);
+	data_mode_parse(p->params.data, &p->data);
+	p->topts.write = t && t->writes;
+	p->topts.file_size = 1ull << 30;
+}
+
+void
+plan_free(struct plan *p)
+{
+	strlist_free(&p->user_targets);
+	strlist_free(&p->targets);
+	strlist_free(&p->notes);
+	free(p->steps);
+	free(p->solo);
+	p->steps = p->solo = NULL;
+	p->n_steps = p->n_solo = 0;
+}
+
+static int
+step_append(struct plan_step **v, size_t *n, const unsigned *idx, unsigned cnt,
+	    double seconds, double ramp_s)
+{
+	if (cnt > PLAN_MAX_TARGETS)
+		return -E2BIG;
+	struct plan_step *nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	struct plan_step *s = &nv[(*n)++];
+	memset(s, 0, sizeof(*s));
+	s->n = cnt;
+	for (unsigned i = 0; i < cnt; i++)
+		s->idx[i] = idx ? idx[i] : i;
+	s->seconds = seconds;
+	s->ramp_s = ramp_s;
+	return 0;
+}
+
+int
+plan_add_step(struct plan *p, const unsigned *idx, unsigned n, double seconds, double ramp_s)
+{
+	return step_append(&p->steps, &p->n_steps, idx, n, seconds, ramp_s);
+}
+
+int
+plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s)
+{
+	return step_append(&p->solo, &p->n_solo, &idx, 1, seconds, ramp_s);
+}
+
+/* ---- results ---- */
+
+static void
+target_result_free(struct target_result *t)
+{
+	free(t->series.mbps);
+	free(t->series.iops);
+	free(t->series.p99_us);
+	free(t->series.pos);
+	free(t->hist.upper_us);
+	free(t->hist.count);
+}
+
+void
+run_result_free(struct run_result *r)
+{
+	if (!r)
+		return;
+	strlist_free(&r->targets);
+	for (size_t i = 0; i < r->n_steps; i++) {
+		for (size_t j = 0; j < r->steps[i].n_res; j++)
+			target_result_free(&r->steps[i].res[j]);
+		free(r->steps[i].res);
+		strlist_free(&r->steps[i].active);
+	}
+	free(r->steps);
+	for (size_t i = 0; i < r->n_solo; i++)
+		target_result_free(&r->solo[i]);
+	free(r->solo);
+	free(r->verdicts);
+	strlist_free(&r->notes);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+snapshot_free(struct run_snapshot *s)
+{
+	if (!s)
+		return;
+	free(s->t);
+	s->t = NULL;
+	s->n_targets = 0;
+}
+
+/* ---- the runner ---- */
+
+struct tgt_live {			/* the sampler's view of one target */
+	uint64_t seen;			/* series samples consumed */
+	uint64_t last_new_ns;		/* wall time a sample last arrived */
+	struct worker *w;		/* its worker in the current step, or NULL */
+	struct snap_target snap;
+	double single_mbps;		/* solo rate for the ideal line, 0 unknown */
+};
+
+struct runner {
+	struct plan plan;		/* a copy (lists duplicated) */
+	struct target *t;
+	size_t n_t;
+	const struct engine_ops *ops_default, *ops_fallback, *ops_sim;
+	pthread_t th;
+	bool started;
+	atomic_bool stop;
+	atomic_bool over;
+	int stop_reason;
+	pthread_mutex_t mu;		/* guards snap, live[].snap, result */
+	pthread_cond_t cv;
+	struct run_snapshot snap;
+	struct tgt_live *live;
+	uint64_t base_hist[SNAP_HIST];	/* finished steps */
+	struct run_result res;
+	uint64_t t_start;
+	double planned_s, done_planned_s;
+};
+
+static int
+copy_list(struct strlist *dst, const struct strlist *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (strlist_add(dst, src->v[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* The region of a target in bytes: [*s, *e), start aligned down to the
+ * target's offset alignment. */
+static void
+region_of(const struct plan *p, const struct target *t, uint64_t *s, uint64_t *e)
+{
+	uint64_t size = t->size;
+	if (p->region_lba) {
+		uint64_t lb = t->logical ? t->logical : 512;
+		*s = p->region_lba_start * lb;
+		*e = p->region_lba_end ? p->region_lba_end * lb : size;
+	} else {
+		*s = (uint64_t)(p->params.region_start * (double)size);
+		*e = (uint64_t)(p->params.region_end * (double)size);
+	}
+	if (*e > size)
+		*e = size;
+	uint64_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
+	*s = *s / al * al;
+	if (*s > *e)
+		*s = *e;
+}
+
+/* Block size, region and stride against one target: 0 or -EINVAL + reason. */
+static int
+check_target(const struct plan *p, const struct target *t, char *err, size_t errlen)
+{
+	uint64_t s, e;
+	region_of(p, t, &s, &e);
+	int rc = target_check_io(t, s, p->params.bs, err, errlen);
+	if (rc)
+		return rc;
+	if (e - s < p->params.bs) {
+		snprintf(err, errlen, "%s: the region (bytes %llu..%llu) holds no %u-byte block",
+			 t->name, (unsigned long long)s, (unsigned long long)e, p->params.bs);
+		return -EINVAL;
+	}
+	uint32_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
+	if (p->pat == OFS_STRIDE && p->params.stride % al) {
+		snprintf(err, errlen, "%s: stride %llu is not a multiple of its %u-byte logical block size",
+			 t->name, (unsigned long long)p->params.stride, al);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+runner_create(const struct plan *p, struct runner **out, int *bad_target, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (bad_target)
+		*bad_target = -1;
+	struct runner *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->plan = *p;
+	memset(&r->plan.user_targets, 0, sizeof(struct strlist));
+	memset(&r->plan.targets, 0, sizeof(struct strlist));
+	memset(&r->plan.notes, 0, sizeof(struct strlist));
+	r->plan.steps = calloc(p->n_steps ? p->n_steps : 1, sizeof(*p->steps));
+	r->plan.solo = calloc(p->n_solo ? p->n_solo : 1, sizeof(*p->solo));
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	int rc = -ENOMEM;
+	if (!r->plan.steps || !r->plan.solo || copy_list(&r->plan.user_targets, &p->user_targets) ||
+	    copy_list(&r->plan.targets, &p->targets) || copy_list(&r->plan.notes, &p->notes))
+		goto fail;
+	if (p->n_steps)
+		memcpy(r->plan.steps, p->steps, p->n_steps * sizeof(*p->steps));
+	if (p->n_solo)
+		memcpy(r->plan.solo, p->solo, p->n_solo * sizeof(*p->solo));
+
+	const char *en = p->params.engine[0] ? p->params.engine : "uring";
+	r->ops_default = engine_find(en);
+	if (!r->ops_default) {
+		snprintf(err, errlen, "unknown engine '%s' (uring, psync, sim)", en);
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (!p->engine_explicit) {
+		r->ops_fallback = engine_find("psync");
+		/* A ring that opens but cannot submit (a seccomp filter on
+		 * io_uring_enter only) fails late; the probe submits one NOP. */
+		int pr = !strcmp(r->ops_default->name, "uring") ? engine_uring_probe() : 0;
+		if (pr && r->ops_fallback) {
+			char msg[160];
+			snprintf(msg, sizeof(msg), "io_uring unavailable (%s): using psync", strerror(-pr));
+			strlist_add(&r->plan.notes, msg);
+			r->ops_default = r->ops_fallback;
+		}
+	}
+	r->ops_sim = engine_find("sim");
+
+	r->n_t = p->targets.n;
+	r->t = calloc(r->n_t ? r->n_t : 1, sizeof(*r->t));
+	r->live = calloc(r->n_t ? r->n_t : 1, sizeof(*r->live));
+	if (!r->t || !r->live)
+		goto fail;
+	for (size_t i = 0; i < r->n_t; i++)
+		r->t[i].fd = -1;
+	for (size_t i = 0; i < r->n_t; i++) {
+		char e[256] = "";
+		rc = target_open(&r->t[i], p->targets.v[i], &p->topts, e, sizeof(e));
+		if (rc) {
+			snprintf(err, errlen, "%s", e[0] ? e : strerror(-rc));
+			if (bad_target)
+				*bad_target = (int)i;
+			r->n_t = i;	/* close only what opened */
+			goto fail;
+		}
+		rc = check_target(p, &r->t[i], err, errlen);
+		if (rc) {
+			if (bad_target)
+				*bad_target = (int)i;
+			r->n_t = i + 1;
+			goto fail;
+		}
+		if (r->t[i].notice[0] && !strlist_has(&r->plan.notes, r->t[i].notice))
+			strlist_add(&r->plan.notes, r->t[i].notice);
+		struct snap_target *s = &r->live[i].snap;
+		strtrimcpy(s->name, sizeof(s->name), r->t[i].name);
+		s->controller = r->t[i].controller;
+		s->p50_us = s->p99_us = NAN;
+	}
+	*out = r;
+	return 0;
+fail:
+	runner_destroy(r);
+	return rc;
+}
+
+static double
+rusage_s(int usr)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	struct timeval tv = usr ? ru.ru_utime : ru.ru_stime;
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* Worker parameters for target i in a step. */
+static void
+params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker_params *wp)
+{
+	const struct plan *p = &r->plan;
+	struct target *t = &r->t[i];
+	memset(wp, 0, sizeof(*wp));
+	wp->t = t;
+	if (t->kind == TGT_SIM && r->ops_sim && !p->engine_explicit)
+		wp->ops = r->ops_sim;
+	else {
+		wp->ops = r->ops_default;
+		wp->fallback = r->ops_fallback;
+	}
+	wp->bs = p->params.bs;
+	wp->qd = p->params.qd;
+	wp->rw_mix = p->params.rw_mix;
+	wp->pat = p->pat;
+	wp->data = p->data;
+	wp->seed = p->params.seed + i;	/* each target its own sequence, all from --seed */
+	uint64_t s, e;
+	region_of(p, t, &s, &e);
+	wp->region_start = s;
+	wp->region_end = e;
+	wp->stride_step = p->params.stride ? p->params.stride : p->params.bs;
+	wp->stride_first = s;
+	wp->size = p->params.size;
+	wp->time_ns = (uint64_t)(st->seconds * 1e9);
+	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
+	wp->one_pass = st->seconds <= 0 && p->params.size == 0;
+}
+
+/* Consume new series samples of every active worker into the snapshot. */
+static void
+sample(struct runner *r, size_t step_pos, bool final)
+{
+	struct series_sample buf[256];
+	pthread_mutex_lock(&r->mu);
+	double tot_mbps = 0, tot_iops = 0, agg = 0;
+	uint64_t errs = 0, hist[SNAP_HIST];
+	memcpy(hist, r->base_hist, sizeof(hist));
+	for (size_t i = 0; i < r->n_t; i++) {
+		struct tgt_live *L = &r->live[i];
+		struct snap_target *s = &L->snap;
+		errs += s->errors;
+		struct worker *w = L->w;
+		if (!w)
+			continue;
+		uint64_t seen0 = L->seen, wall = now_ns();
+		for (;;) {
+			uint64_t first;
+			size_t k = series_copy(&w->series, L->seen, ARRAY_SIZE(buf), buf, &first);
+			if (!k)
+				break;
+			L->seen = first + k;
+			for (size_t j = 0; j < k; j++) {
+				if (s->n == SNAP_SAMPLES) {
+					memmove(s->read_hist, s->read_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
+					memmove(s->write_hist, s->write_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
+					s->n--;
+				}
+				s->read_hist[s->n] = (float)series_read_mbps(&buf[j]);
+				s->write_hist[s->n] = (float)series_write_mbps(&buf[j]);
+				s->n++;
+			}
+			const struct series_sample *x = &buf[k - 1];
+			s->read_mbps = series_read_mbps(x);
+			s->write_mbps = series_write_mbps(x);
+			s->mbps = s->read_mbps + s->write_mbps;
+			s->iops = series_iops(x);
+			s->p50_us = x->p50_us;
+			s->p99_us = x->p99_us;
+		}
+		/* A drive that stopped completing I/O produces no intervals (they
+		 * close on completions): after three intervals of silence show 0,
+		 * not the last rate.  Virtual clocks run ahead of wall time. */
+		if (L->seen != seen0 || !L->last_new_ns)
+			L->last_new_ns = wall;
+		else if (!w->virtual_clock && wall - L->last_new_ns > 3ull * w->p.interval_ms * 1000000ull &&
+			 atomic_load_explicit(&w->pub.state, memory_order_relaxed) == WS_MEASURE) {
+			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
+			s->p50_us = s->p99_us = NAN;
+		}
+		uint64_t rb = atomic_load_explicit(&w->pub.rbytes, memory_order_relaxed);
+		uint64_t wb = atomic_load_explicit(&w->pub.wbytes, memory_order_relaxed);
+		uint64_t el = atomic_load_explicit(&w->pub.elapsed_ns, memory_order_relaxed);
+		s->bytes = rb + wb;
+		errs -= s->errors;
+		s->errors = atomic_load_explicit(&w->pub.errors, memory_order_relaxed);
+		errs += s->errors;
+		s->pos = r->t[i].size ? (double)atomic_load_explicit(&w->pub.pos, memory_order_relaxed) /
+			(double)r->t[i].size : 0;
+		if (el)
+			agg += (double)(rb + wb) / ((double)el / 1e9) / 1e6;
+		tot_mbps += s->mbps;
+		tot_iops += s->iops;
+		for (int k = 0; k < SNAP_HIST; k++)
+			hist[k] += atomic_load_explicit(&w->pub.snap_hist[k], memory_order_relaxed);
+	}
+	struct run_snapshot *S = &r->snap;
+	S->total_mbps = tot_mbps;
+	S->total_iops = tot_iops;
+	S->total_errors = errs;
+	memcpy(S->lat_hist, hist, sizeof(hist));
+	if (step_pos < SNAP_STEPS) {
+		S->steps[step_pos].aggregate_mbps = agg;
+		S->steps[step_pos].done = final;
+	}
+	/* Percentiles from the folded buckets, log-interpolated inside a bucket. */
+	uint64_t n = 0;
+	for (int k = 0; k < SNAP_HIST; k++)
+		n += hist[k];
+	double *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
+	const double pct[3] = { 50, 99, 99.9 };
+	for (int q = 0; q < 3; q++) {
+		*dst[q] = NAN;
+		if (!n)
+			continue;
+		double rank = pct[q] / 100 * (double)n, cum = 0;
+		for (int k = 0; k < SNAP_HIST; k++) {
+			if (cum + (double)hist[k] >= rank && hist[k]) {
+				double f = (rank - cum) / (double)hist[k];
+				*dst[q] = ldexp(1.0, k + 6) * pow(2.0, f) / 1e3;
+				break;
+			}
+			cum += (double)hist[k];
+		}
+	}
+	/* progress */
+	double el = (double)(now_ns() - r->t_start) / 1e9;
+	S->elapsed_s = el;
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void
+set_state(struct runner *r, enum run_state st, const char *msg)
+{
+	pthread_mutex_lock(&r->mu);
+	r->snap.state = st;
+	if (msg)
+		strtrimcpy(r->snap.message, sizeof(r->snap.message), msg);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void
+note(struct runner *r, const char *msg)
+{
+	pthread_mutex_lock(&r->mu);
+	if (!strlist_has(&r->res.notes, msg))
+		strlist_add(&r->res.notes, msg);
+	strtrimcpy(r->snap.message, sizeof(r->snap.message), msg);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static double
+planned(const struct plan_step *st)
+{
+	return st->seconds > 0 ? st->seconds + st->ramp_s : 0;
+}
+
+/* Run one step; results into res[] (n = st->n). */
+static int
+run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
+	 struct target_result *res, double *cpu_u, double *cpu_s, double *secs)
+{
+	struct worker *w = calloc(st->n, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	struct start_gate gate;
+	gate_init(&gate);
+	double u0 = rusage_s(1), s0 = rusage_s(0);
+	uint64_t t0 = now_ns();
+	int rc = 0;
+	unsigned started = 0;
+	for (unsigned k = 0; k < st->n; k++) {
+		struct worker_params wp;
+		params_for(r, st->idx[k], st, &wp);
+		rc = worker_setup(&w[k], &wp, &gate, &r->stop);
+		if (rc) {
+			note(r, w[k].msg[0] ? w[k].msg : strerror(-rc));
+			break;
+		}
+	}
+	if (!rc) {
+		pthread_mutex_lock(&r->mu);
+		for (unsigned k = 0; k < st->n; k++) {
+			struct tgt_live *L = &r->live[st->idx[k]];
+			L->w = &w[k];
+			L->seen = 0;
+			L->last_new_ns = 0;
+			L->snap.active = true;
+		}
+		pthread_mutex_unlock(&r->mu);
+		for (unsigned k = 0; k < st->n; k++) {
+			if (worker_start(&w[k]))
+				break;
+			started++;
+		}
+		gate_wait_all(&gate, started);
+		if (started < st->n) {
+			/* Could not start them all: the started ones stop at once. */
+			rc = -EAGAIN;
+			note(r, "could not start a worker thread");
+			atomic_store(&r->stop, true);
+			gate_open(&gate);
+		} else {
+			gate_open(&gate);
+			/* The sampler: 10 Hz until every worker is done (woken at once
+			 * when the last one finishes). */
+			for (;;) {
+				if (gate_wait_done(&gate, st->n, 100))
+					break;
+				sample(r, step_pos, false);
+				/* ETA from planned durations */
+				pthread_mutex_lock(&r->mu);
+				double el_step = (double)(now_ns() - t0) / 1e9;
+				if (el_step > planned(st))
+					el_step = planned(st);
+				if (r->planned_s > 0) {
+					double left = r->planned_s - r->done_planned_s - el_step;
+					r->snap.eta_s = left > 0 ? left : 0;
+				}
+				pthread_mutex_unlock(&r->mu);
+			}
+		}
+		for (unsigned k = 0; k < st->n; k++)
+			worker_join(&w[k]);
+		sample(r, step_pos, true);
+	}
+	*cpu_u = rusage_s(1) - u0;
+	*cpu_s = rusage_s(0) - s0;
+	*secs = (double)(now_ns() - t0) / 1e9;
+	pthread_mutex_lock(&r->mu);
+	for (unsigned k = 0; k < st->n; k++) {
+		struct tgt_live *L = &r->live[st->idx[k]];
+		L->w = NULL;
+		L->snap.active = false;
+		L->snap.mbps = L->snap.read_mbps = L->snap.write_mbps = L->snap.iops = 0;
+		for (int b = 0; b < SNAP_HIST; b++)
+			r->base_hist[b] += atomic_load(&w[k].pub.snap_hist[b]);
+		if (w[k].virtual_clock)
+			r->snap.virtual_time = r->res.virtual_time = true;
+	}
+	pthread_mutex_unlock(&r->mu);
+	for (unsigned k = 0; k < st->n; k++) {
+		if (w[k].notice[0])
+			note(r, w[k].notice);
+		if (w[k].msg[0])
+			note(r, w[k].msg);
+		if (!rc || k < started) {
+			int e = worker_result(&w[k], &res[k]);
+			if (e && !rc)
+				rc = e;
+			const struct target_ident *id = &r->plan.ident[st->idx[k]];
+			strtrimcpy(res[k].drive_id, sizeof(res[k].drive_id), id->drive_id);
+			strtrimcpy(res[k].model, sizeof(res[k].model), id->model);
+			strtrimcpy(res[k].serial, sizeof(res[k].serial), id->serial);
+		}
+		if (w[k].engine_used && !r->res.params.engine[0])
+			strtrimcpy(r->res.params.engine, sizeof(r->res.params.engine), w[k].engine_used);
+		worker_cleanup(&w[k]);
+	}
+	gate_destroy(&gate);
+	free(w);
+	return rc;
+}
+
+static void *
+runner_main(void *arg)
+{
+	struct runner *r = arg;
+	const struct plan *p = &r->plan;
+	set_state(r, RUN_RUNNING, NULL);
+	/* solo passes (saturate's ideal line) */
+	if (p->n_solo) {
+		r->res.solo = calloc(p->n_solo, sizeof(*r->res.solo));
+		for (size_t i = 0; r->res.solo && i < p->n_solo && !atomic_load(&r->stop); i++) {
+			const struct plan_step *st = &p->solo[i];
+			double cu, cs, sec;
+			set_state(r, RUN_RUNNING, NULL);
+			run_step(r, st, SNAP_STEPS, &r->res.solo[i], &cu, &cs, &sec);
+			r->res.n_solo = i + 1;
+			r->live[st->idx[0]].single_mbps = r->res.solo[i].mbps;
+			r->done_planned_s += planned(st);
+		}
+	}
+	r->res.steps = calloc(p->n_steps ? p->n_steps : 1, sizeof(*r->res.steps));
+	for (size_t i = 0; r->res.steps && i < p->n_steps && !atomic_load(&r->stop); i++) {
+		const struct plan_step *st = &p->steps[i];
+		struct step_result *sr = &r->res.steps[i];
+		sr->index = (unsigned)i + 1;
+		sr->res = calloc(st->n, sizeof(*sr->res));
+		if (!sr->res)
+			break;
+		sr->n_res = st->n;
+		double ideal = 0;
+		bool ideal_ok = p->n_solo > 0;
+		for (unsigned k = 0; k < st->n; k++) {
+			strlist_add(&sr->active, r->t[st->idx[k]].name);
+			if (r->live[st->idx[k]].single_mbps > 0)
+				ideal += r->live[st->idx[k]].single_mbps;
+			else if (!(i == 0 && k == 0))
+				ideal_ok = false;
+		}
+		pthread_mutex_lock(&r->mu);
+		r->snap.step = (unsigned)i + 1;
+		if (i < SNAP_STEPS) {
+			r->snap.steps[i].index = (unsigned)i + 1;
+			r->snap.steps[i].n_active = st->n;
+			r->snap.steps[i].ideal_mbps = ideal_ok && i > 0 ? ideal : 0;
+		}
+		pthread_mutex_unlock(&r->mu);
+		run_step(r, st, i, sr->res, &sr->cpu_usr_s, &sr->cpu_sys_s, &sr->seconds);
+		r->res.n_steps = i + 1;
+		for (size_t k = 0; k < sr->n_res; k++)
+			sr->aggregate_mbps += sr->res[k].mbps;
+		/* step 1 of a sweep is the first drive's solo rate */
+		if (i == 0 && p->n_solo && st->n == 1)
+			r->live[st->idx[0]].single_mbps = sr->res[0].mbps;
+		if (ideal_ok)
+			sr->ideal_mbps = i == 0 ? sr->aggregate_mbps : ideal;
+		r->done_planned_s += planned(st);
+		pthread_mutex_lock(&r->mu);
+		r->snap.n_steps_done = i + 1;
+		if (i < SNAP_STEPS) {
+			r->snap.steps[i].aggregate_mbps = sr->aggregate_mbps;
+			r->snap.steps[i].ideal_mbps = sr->ideal_mbps;
+			r->snap.steps[i].done = true;
+			if (!r->snap.knee_drives && sr->ideal_mbps > 0 &&
+			    sr->aggregate_mbps < 0.9 * sr->ideal_mbps)
+				r->snap.knee_drives = i > 0 ? (int)p->steps[i - 1].n : (int)st->n;
+		}
+		pthread_mutex_unlock(&r->mu);
+	}
+	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
+	r->res.interrupted = r->stop_reason != 0;
+	set_state(r, r->res.interrupted ? RUN_STOPPED : RUN_DONE, NULL);
+	pthread_mutex_lock(&r->mu);
+	atomic_store(&r->over, true);
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+int
+runner_start(struct runner *r)
+{
+	const struct plan *p = &r->plan;
+	struct run_result *res = &r->res;
+	if (p->test)
+		strtrimcpy(res->test, sizeof(res->test), p->test->name);
+	copy_list(&res->targets, p->user_targets.n ? &p->user_targets : &p->targets);
+	res->params = p->params;
+	res->params.engine[0] = 0;	/* filled with the engine actually used */
+	res->started = time(NULL);
+	res->ceiling_mbps = p->ceiling_mbps;
+	strtrimcpy(res->ceiling_text, sizeof(res->ceiling_text), p->ceiling_text);
+	copy_list(&res->notes, &p->notes);
+	struct run_snapshot *S = &r->snap;
+	strtrimcpy(S->test, sizeof(S->test), res->test);
+	S->state = RUN_STARTING;
+	S->interval_ms = 100;
+	S->n_steps = (unsigned)p->n_steps;
+	S->ceiling_mbps = p->ceiling_mbps;
+	S->eta_s = -1;
+	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = NAN;
+	r->planned_s = 0;
+	bool timed = true;
+	for (size_t i = 0; i < p->n_solo; i++) {
+		r->planned_s += planned(&p->solo[i]);
+		timed &= p->solo[i].seconds > 0;
+	}
+	for (size_t i = 0; i < p->n_steps; i++) {
+		r->planned_s += planned(&p->steps[i]);
+		timed &= p->steps[i].seconds > 0;
+	}
+	if (!timed || p->params.size)
+		r->planned_s = 0;
+	r->t_start = now_ns();
+	int rc = pthread_create(&r->th, NULL, runner_main, r);
+	if (rc)
+		return -rc;
+	r->started = true;
+	return 0;
+}
+
+void
+runner_stop(struct runner *r)
+{
+	r->stop_reason = 1;
+	atomic_store(&r->stop, true);
+	set_state(r, RUN_STOPPING, NULL);
+}
+
+bool
+runner_wait(struct runner *r, int timeout_ms)
+{
+	if (!r->started)
+		return true;
+	pthread_mutex_lock(&r->mu);
+	if (timeout_ms < 0) {
+		while (!atomic_load(&r->over))
+			pthread_cond_wait(&r->cv, &r->mu);
+	} else if (!atomic_load(&r->over)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += timeout_ms / 1000;
+		ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&r->cv, &r->mu, &ts);
+	}
+	bool over = atomic_load(&r->over);
+	pthread_mutex_unlock(&r->mu);
+	if (over && r->started) {
+		pthread_join(r->th, NULL);
+		r->started = false;
+	}
+	return over;
+}
+
+int
+runner_snapshot(struct runner *r, struct run_snapshot *out)
+{
+	pthread_mutex_lock(&r->mu);
+	*out = r->snap;
+	out->t = calloc(r->n_t ? r->n_t : 1, sizeof(*out->t));
+	if (!out->t) {
+		pthread_mutex_unlock(&r->mu);
+		out->n_targets = 0;
+		return -ENOMEM;
+	}
+	out->n_targets = r->n_t;
+	for (size_t i = 0; i < r->n_t; i++)
+		out->t[i] = r->live[i].snap;
+	pthread_mutex_unlock(&r->mu);
+	return 0;
+}
+
+int
+runner_result(struct runner *r, struct run_result *out)
+{
+	if (!runner_wait(r, 0))
+		return -EBUSY;
+	*out = r->res;
+	memset(&r->res, 0, sizeof(r->res));
+	/* identity of block devices: the target names */
+	if (r->plan.test && r->plan.test->verdict)
+		r->plan.test->verdict(&r->plan, out);
+	else
+		bench_verdict_errors(&r->plan, out);
+	return 0;
+}
+
+void
+runner_destroy(struct runner *r)
+{
+	if (!r)
+		return;
+	if (r->started) {
+		runner_stop(r);
+		runner_wait(r, -1);
+	}
+	for (size_t i = 0; i < r->n_t; i++)
+		target_close(&r->t[i]);
+	free(r->t);
+	free(r->live);
+	run_result_free(&r->res);
+	plan_free(&r->plan);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r);
+}

@@ -1,0 +1,609 @@
+/* worker.c - the I/O loop.  The hot path does no allocation, reads the clock
+ * once per submitted batch and once per reaped batch (as fio does), and
+ * publishes counters with relaxed stores. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include "run/worker.h"
+#include "util/util.h"
+
+int
+data_mode_parse(const char *s, enum data_mode *out)
+{
+	if (!strcmp(s, "random"))
+		*out = DATA_RANDOM;
+	else if (!strcmp(s, "zeros") || !strcmp(s, "zero"))
+		*out = DATA_ZEROS;
+	else if (!strcmp(s, "compressible"))
+		*out = DATA_COMPRESSIBLE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *
+data_mode_name(enum data_mode d)
+{
+	switch (d) {
+	case DATA_RANDOM: return "random";
+	case DATA_ZEROS: return "zeros";
+	case DATA_COMPRESSIBLE: return "compressible";
+	}
+	return "?";
+}
+
+void
+gate_init(struct start_gate *g)
+{
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	g->arrived = 0;
+	g->finished = 0;
+	g->open = false;
+}
+
+void
+gate_destroy(struct start_gate *g)
+{
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->cv);
+}
+
+void
+gate_arrive(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->arrived++;
+	pthread_cond_broadcast(&g->cv);
+	while (!g->open)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+void
+gate_wait_all(struct start_gate *g, unsigned n)
+{
+	pthread_mutex_lock(&g->mu);
+	while (g->arrived < n)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+void
+gate_open(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->open = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+bool
+gate_wait_done(struct start_gate *g, unsigned n, unsigned ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)ms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&g->mu);
+	while (g->finished < n)
+		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts))
+			break;
+	bool all = g->finished >= n;
+	pthread_mutex_unlock(&g->mu);
+	return all;
+}
+
+void
+worker_params_default(struct worker_params *p)
+{
+	if (!p->interval_ms)
+		p->interval_ms = 100;
+	if (!p->series_cap)
+		p->series_cap = 36000;
+	if (!p->max_consec_errors)
+		p->max_consec_errors = 256;
+	if (!p->qd)
+		p->qd = 1;
+}
+
+static inline uint64_t
+xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static void
+fill_random(uint64_t *rng, void *buf, size_t len)
+{
+	uint64_t *p = buf;
+	for (size_t i = 0; i < len / 8; i++)
+		p[i] = xorshift(rng);
+}
+
+/* Initial buffer contents.  Compressible: in each 4 KiB, the first half
+ * random, the second zeros (compresses ~2:1). */
+static void
+fill_buffer(struct worker *w, void *buf, size_t len)
+{
+	switch (w->p.data) {
+	case DATA_ZEROS:
+		memset(buf, 0, len);
+		break;
+	case DATA_RANDOM:
+		fill_random(&w->rng, buf, len);
+		break;
+	case DATA_COMPRESSIBLE:
+		for (size_t o = 0; o < len; o += 4096) {
+			size_t n = len - o < 4096 ? len - o : 4096;
+			size_t r = n / 2;
+			fill_random(&w->rng, (char *)buf + o, r);
+			memset((char *)buf + o + r, 0, n - r);
+		}
+		break;
+	}
+}
+
+/* Cheap refill before each write: stamp every 512-byte sector with its
+ * offset and a per-write sequence, so no two writes carry the same data
+ * (dedupe and compression see fresh blocks) and a reader can check where
+ * each sector came from. */
+static inline void
+stamp(struct worker *w, struct io_u *u)
+{
+	if (w->p.data == DATA_ZEROS)
+		return;
+	uint64_t seq = (++w->wseq ^ w->p.seed) * 0x9e3779b97f4a7c15ull;	/* all 8 bytes vary */
+	for (uint32_t o = 0; o < u->len; o += 512) {
+		uint64_t *p = (uint64_t *)((char *)u->buf + o);
+		p[0] = u->offset + o;
+		p[1] = seq;
+	}
+}
+
+static inline uint64_t
+eclock(struct worker *w)
+{
+	return w->eng.ops->clock_ns ? w->eng.ops->clock_ns(&w->eng) : now_ns();
+}
+
+int
+worker_setup(struct worker *w, const struct worker_params *p,
+	     struct start_gate *gate, atomic_bool *stop)
+{
+	memset(w, 0, sizeof(*w));
+	w->p = *p;
+	worker_params_default(&w->p);
+	w->gate = gate;
+	w->stop = stop;
+	hist_init(&w->hist);
+	w->rng = p->seed ? p->seed * 0x9e3779b97f4a7c15ull : 0x2545f4914f6cdd1dull;
+	if (!w->rng)
+		w->rng = 1;
+	unsigned qd = w->p.qd;
+	if (qd < 1 || qd > WORKER_MAX_QD || w->p.bs < WORKER_MIN_BS || w->p.bs > WORKER_MAX_BS) {
+		snprintf(w->msg, sizeof(w->msg), "queue depth %u or block size %u out of range", qd, w->p.bs);
+		return -EINVAL;
+	}
+	int rc = series_init(&w->series, w->p.series_cap);
+	if (rc)
+		return rc;
+	w->u = calloc(qd, sizeof(*w->u));
+	w->done = calloc(qd, sizeof(*w->done));
+	w->bufs = calloc(qd, sizeof(*w->bufs));
+	w->free_slots = calloc(qd, sizeof(*w->free_slots));
+	if (!w->u || !w->done || !w->bufs || !w->free_slots)
+		return -ENOMEM;
+	/* One contiguous block for all buffers (the engine can register it as
+	 * one array); from 2 MiB up on huge pages where the kernel allows, so a
+	 * large I/O is a few physically contiguous segments, not one per 4 KiB
+	 * page (fewer request splits below the block layer). */
+	size_t align = 4096;
+	if (p->t && p->t->mem_align > align)
+		align = p->t->mem_align;
+	size_t len = (w->p.bs + 4095) / 4096 * 4096;
+	size_t total = len * qd;
+	if (total >= (2u << 20))
+		align = 2u << 20;
+	total = (total + align - 1) / align * align;
+	if (posix_memalign(&w->mem, align, total))
+		return -ENOMEM;
+	if (align >= (2u << 20))
+		madvise(w->mem, total, MADV_HUGEPAGE);	/* a hint: fine when refused */
+	for (unsigned i = 0; i < qd; i++) {
+		w->bufs[i] = (char *)w->mem + (size_t)i * len;
+		fill_buffer(w, w->bufs[i], len);
+		w->u[i].buf = w->bufs[i];
+		w->u[i].index = i;
+	}
+	return 0;
+}
+
+static bool
+fallback_errno(int rc)
+{
+	return rc == -ENOSYS || rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES;
+}
+
+static int
+engine_up(struct worker *w)
+{
+	size_t len = (w->p.bs + 4095) / 4096 * 4096;
+	w->eng.ops = w->p.ops;
+	w->eng.t = w->p.t;
+	w->eng.qd = w->p.qd;
+	int rc = w->p.ops->init(&w->eng, w->bufs, w->p.qd, len);
+	if (rc && fallback_errno(rc) && w->p.fallback && w->p.fallback != w->p.ops) {
+		snprintf(w->notice, sizeof(w->notice), "%s unavailable (%s): using %s",
+			 w->p.ops->name, strerror(-rc), w->p.fallback->name);
+		memset(&w->eng, 0, sizeof(w->eng));
+		w->eng.ops = w->p.fallback;
+		w->eng.t = w->p.t;
+		w->eng.qd = w->p.qd;
+		rc = w->p.fallback->init(&w->eng, w->bufs, w->p.qd, len);
+	}
+	if (rc) {
+		snprintf(w->msg, sizeof(w->msg), "%s: engine %s: %s", w->p.t ? w->p.t->name : "?",
+			 w->eng.ops->name, strerror(-rc));
+		w->eng.ops = NULL;
+		return rc;
+	}
+	w->engine_used = w->eng.ops->name;
+	w->virtual_clock = w->eng.ops->clock_ns != NULL;
+	return 0;
+}
+
+static void
+err_record(struct err_summary *e, int err, uint64_t off)
+{
+	if (!e->have_offsets) {
+		e->have_offsets = true;
+		e->first_offset = off;
+	}
+	e->last_offset = off;
+	e->count++;
+	for (size_t i = 0; i < e->n_errno; i++)
+		if (e->by_errno[i].err == err) {
+			e->by_errno[i].count++;
+			return;
+		}
+	if (e->n_errno < ARRAY_SIZE(e->by_errno)) {
+		e->by_errno[e->n_errno].err = err;
+		e->by_errno[e->n_errno].count = 1;
+		e->n_errno++;
+	}
+}
+
+static void
+interval_close(struct worker *w, uint64_t end_rel, uint64_t dur)
+{
+	struct series_sample s = {
+		.end_ns = end_rel, .dur_ns = (uint32_t)dur, .ios = (uint32_t)w->in,
+		.rbytes = w->irb, .wbytes = w->iwb, .p50_us = NAN, .p99_us = NAN,
+	};
+	uint64_t size = w->p.t && w->p.t->size ? w->p.t->size : 0;
+	uint64_t pos = atomic_load_explicit(&w->pub.pos, memory_order_relaxed);
+	s.pos = size ? (float)((double)pos / (double)size) : 0;
+	if (w->in) {
+		s.p50_us = (float)(hist_counts_percentile(w->ihist, w->in, 50) / 1e3);
+		s.p99_us = (float)(hist_counts_percentile(w->ihist, w->in, 99) / 1e3);
+		uint64_t fold[SNAP_HIST] = { 0 };
+		hist_fold_snap(w->ihist, fold);
+		for (int k = 0; k < SNAP_HIST; k++)
+			if (fold[k])
+				atomic_store_explicit(&w->pub.snap_hist[k],
+					atomic_load_explicit(&w->pub.snap_hist[k], memory_order_relaxed) + fold[k],
+					memory_order_relaxed);
+		memset(w->ihist, 0, sizeof(w->ihist));
+	}
+	series_push(&w->series, &s);
+	w->in = w->irb = w->iwb = 0;
+}
+
+#define PUB_STORE(f, v) atomic_store_explicit(&w->pub.f, (v), memory_order_relaxed)
+
+static void
+run_loop(struct worker *w)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	struct offset_gen g;
+	const struct worker_params *p = &w->p;
+	int rc = offsets_init(&g, p->pat, p->region_start, p->region_end, p->bs,
+			      p->stride_first, p->stride_step, p->seed);
+	if (rc) {
+		snprintf(w->msg, sizeof(w->msg), "%s: empty region for block size %u", p->t->name, p->bs);
+		w->rc = rc;
+		return;
+	}
+	unsigned nfree = p->qd, inflight = 0;
+	for (unsigned i = 0; i < p->qd; i++)
+		w->free_slots[i] = p->qd - 1 - i;
+	uint64_t interval = (uint64_t)p->interval_ms * 1000000ull;
+	uint64_t t0 = eclock(w);
+	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
+	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
+	uint64_t inext = tm + interval;			/* end of the current interval */
+	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
+	bool stopping = false, measuring = p->ramp_ns == 0;
+	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
+
+	for (;;) {
+		/* Fill the queue. */
+		if (!stopping && nfree) {
+			uint64_t ts = eclock(w);
+			unsigned queued = 0;
+			while (nfree) {
+				if (p->size && issued >= p->size) {
+					stopping = true;
+					break;
+				}
+				bool wrapped;
+				uint64_t off = offsets_next(&g, &wrapped);
+				if (wrapped && p->one_pass) {
+					stopping = true;
+					break;
+				}
+				struct io_u *u = &w->u[w->free_slots[--nfree]];
+				u->offset = off;
+				u->len = p->bs;
+				u->write = p->rw_mix >= 100 ? false : p->rw_mix <= 0 ? true
+					   : (int)(xorshift(&w->rng) % 100) >= p->rw_mix;
+				if (u->write)
+					stamp(w, u);
+				u->result = 0;
+				u->done_ns = 0;
+				u->start_ns = ts;
+				rc = ops->queue(&w->eng, u);
+				if (rc == -EBUSY) {
+					nfree++;
+					g.i--;	/* offer the same offset again */
+					break;
+				}
+				if (rc < 0) {
+					nfree++;
+					snprintf(w->msg, sizeof(w->msg), "%s: queue: %s", p->t->name, strerror(-rc));
+					w->rc = rc;
+					stopping = true;
+					break;
+				}
+				queued++;
+				inflight++;
+				if (ts >= tm)
+					issued += p->bs;
+			}
+			if (queued) {
+				rc = ops->commit(&w->eng);
+				if (rc < 0 && rc != -EAGAIN && rc != -EINTR) {
+					snprintf(w->msg, sizeof(w->msg), "%s: submit: %s", p->t->name, strerror(-rc));
+					w->rc = rc;
+					stopping = true;
+				}
+			}
+		}
+		if (!inflight)
+			break;
+		int n = ops->getevents(&w->eng, 1, inflight, w->done);
+		if (n == -EINTR || n == -EAGAIN)
+			continue;
+		if (n < 0) {
+			snprintf(w->msg, sizeof(w->msg), "%s: reap: %s", p->t->name, strerror(-n));
+			w->rc = n;
+			break;
+		}
+		uint64_t now = eclock(w);
+		for (int i = 0; i < n; i++) {
+			struct io_u *u = w->done[i];
+			uint64_t td = u->done_ns ? u->done_ns : now;
+			inflight--;
+			w->free_slots[nfree++] = u->index;
+			PUB_STORE(pos, u->offset);
+			if (u->result != (int)u->len) {
+				int e = u->result < 0 ? -u->result : EIO;	/* short = EIO */
+				err_record(&w->err, e, u->offset);
+				PUB_STORE(errors, w->err.count);
+				if (++consec >= p->max_consec_errors && !stopping) {
+					snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
+						 p->t->name, (unsigned long long)consec, strerror(e));
+					stopping = true;
+				}
+				continue;
+			}
+			consec = 0;
+			if (td < tm || td >= tstop)
+				continue;	/* ramp-up, or completed after the end */
+			if (!measuring) {
+				measuring = true;
+				PUB_STORE(state, WS_MEASURE);
+			}
+			while (td >= inext) {
+				interval_close(w, inext - tm, interval);
+				inext += interval;
+			}
+			uint64_t lat = td > u->start_ns ? td - u->start_ns : 0;
+			unsigned idx = hist_index(lat);
+			w->ihist[idx]++;
+			w->in++;
+			hist_add(&w->hist, lat);
+			ios++;
+			if (u->write) {
+				w->iwb += u->len;
+				wb += u->len;
+			} else {
+				w->irb += u->len;
+				rb += u->len;
+			}
+			if (td > last)
+				last = td;
+		}
+		PUB_STORE(rbytes, rb);
+		PUB_STORE(wbytes, wb);
+		PUB_STORE(ios, ios);
+		if (!stopping) {
+			if (now >= tstop) {
+				stopping = true;
+			} else if (atomic_load_explicit(w->stop, memory_order_relaxed)) {
+				stopping = true;
+				tstop = now;	/* what completes from here on is not counted */
+			}
+			if (now > tm)
+				PUB_STORE(elapsed_ns, (now < tstop ? now : tstop) - tm);
+			if (stopping)
+				PUB_STORE(state, WS_DRAIN);
+		}
+	}
+	/* The measured span: to the time limit when it was reached, else to the
+	 * last counted completion. */
+	uint64_t tend = tstop != UINT64_MAX && eclock(w) >= tstop ? tstop : last;
+	if (tend < tm)
+		tend = tm;
+	while (inext <= tend) {
+		interval_close(w, inext - tm, interval);
+		inext += interval;
+	}
+	uint64_t istart = inext - interval;
+	if (tend > istart)
+		interval_close(w, tend - tm, tend - istart);
+	w->seconds = (double)(tend - tm) / 1e9;
+	PUB_STORE(elapsed_ns, tend - tm);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int rc = engine_up(w);
+	if (w->gate)
+		gate_arrive(w->gate);
+	if (rc) {
+		w->rc = rc;
+	} else {
+		run_loop(w);
+		w->eng.ops->cleanup(&w->eng);
+	}
+	atomic_store_explicit(&w->pub.state, WS_DONE, memory_order_release);
+	if (w->gate) {
+		pthread_mutex_lock(&w->gate->mu);
+		w->gate->finished++;
+		pthread_cond_broadcast(&w->gate->cv);
+		pthread_mutex_unlock(&w->gate->mu);
+	}
+	return NULL;
+}
+
+int
+worker_start(struct worker *w)
+{
+	int rc = pthread_create(&w->th, NULL, worker_main, w);
+	if (rc)
+		return -rc;
+	w->started = true;
+	return 0;
+}
+
+void
+worker_join(struct worker *w)
+{
+	if (w->started) {
+		pthread_join(w->th, NULL);
+		w->started = false;
+	}
+}
+
+void
+worker_cleanup(struct worker *w)
+{
+	free(w->mem);
+	w->mem = NULL;
+	free(w->bufs);
+	free(w->u);
+	free(w->done);
+	free(w->free_slots);
+	series_free(&w->series);
+	w->bufs = NULL;
+	w->u = NULL;
+	w->done = NULL;
+	w->free_slots = NULL;
+}
+
+int
+worker_result(const struct worker *w, struct target_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (w->p.t)
+		strtrimcpy(r->target, sizeof(r->target), w->p.t->name);
+	strtrimcpy(r->note, sizeof(r->note), w->msg);
+	strtrimcpy(r->engine, sizeof(r->engine), w->engine_used ? w->engine_used : "");
+	uint64_t rb = atomic_load(&w->pub.rbytes), wb = atomic_load(&w->pub.wbytes);
+	r->bytes = rb + wb;
+	r->ios = atomic_load(&w->pub.ios);
+	r->seconds = w->seconds;
+	if (w->seconds > 0) {
+		r->mbps = (double)r->bytes / w->seconds / 1e6;
+		r->read_mbps = (double)rb / w->seconds / 1e6;
+		r->write_mbps = (double)wb / w->seconds / 1e6;
+		r->iops = (double)r->ios / w->seconds;
+	}
+	const struct hist *h = &w->hist;
+	if (h->n) {
+		r->lat.known = true;
+		r->lat.min = (double)h->min / 1e3;
+		r->lat.max = (double)h->max / 1e3;
+		r->lat.mean = hist_mean(h) / 1e3;
+		r->lat.stddev = hist_stddev(h) / 1e3;
+		r->lat.p50 = hist_percentile(h, 50) / 1e3;
+		r->lat.p90 = hist_percentile(h, 90) / 1e3;
+		r->lat.p99 = hist_percentile(h, 99) / 1e3;
+		r->lat.p999 = hist_percentile(h, 99.9) / 1e3;
+	}
+	r->err = w->err;
+	/* Series: what the ring still holds. */
+	uint64_t total = series_total(&w->series);
+	size_t n = total < w->series.cap ? (size_t)total : w->series.cap;
+	struct saved_series *s = &r->series;
+	s->interval_ms = w->p.interval_ms;
+	if (n) {
+		struct series_sample *tmp = malloc(n * sizeof(*tmp));
+		s->mbps = malloc(n * sizeof(float));
+		s->iops = malloc(n * sizeof(float));
+		s->p99_us = malloc(n * sizeof(float));
+		s->pos = malloc(n * sizeof(float));
+		if (!tmp || !s->mbps || !s->iops || !s->p99_us || !s->pos) {
+			free(tmp);
+			return -ENOMEM;
+		}
+		size_t k = series_copy(&w->series, total - n, n, tmp, NULL);
+		for (size_t i = 0; i < k; i++) {
+			s->mbps[i] = (float)series_mbps(&tmp[i]);
+			s->iops[i] = (float)series_iops(&tmp[i]);
+			s->p99_us[i] = tmp[i].p99_us;
+			s->pos[i] = tmp[i].pos;
+		}
+		s->n = k;
+		free(tmp);
+	}
+	/* Histogram: non-empty buckets. */
+	size_t nb = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		nb += h->count[i] != 0;
+	if (nb) {
+		r->hist.upper_us = malloc(nb * sizeof(double));
+		r->hist.count = malloc(nb * sizeof(uint64_t));
+		if (!r->hist.upper_us || !r->hist.count)
+			return -ENOMEM;
+		for (unsigned i = 0; i < HIST_BUCKETS; i++)
+			if (h->count[i]) {
+				r->hist.upper_us[r->hist.n] = (double)(hist_bucket_hi(i) + 1) / 1e3;
+				r->hist.count[r->hist.n++] = h->count[i];
+			}
+	}
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* worker.h - one thread driving one target: keeps qd I/Os in flight through
+ * an engine, timestamps each I/O on the engine's clock, and owns its
+ * statistics (histogram, errors, per-interval series).  The sampler reads only
+ * the published part (`pub`, atomics) and the series ring. */
+#ifndef DS_WORKER_H
+#define DS_WORKER_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "io/engine.h"
+#include "io/target.h"
+#include "run/hist.h"
+#include "run/offsets.h"
+#include "run/result.h"
+#include "run/series.h"
+#include "run/snapshot.h"
+
+#define WORKER_MAX_QD 256
+#define WORKER_MIN_BS 512u
+#define WORKER_MAX_BS (16u << 20)
+
+enum data_mode { DATA_RANDOM, DATA_ZEROS, DATA_COMPRESSIBLE };
+int data_mode_parse(const char *s, enum data_mode *out);	/* 0 / -EINVAL */
+const char *data_mode_name(enum data_mode d);
+
+/* Every worker of a step initialises its engine, then waits here until the
+ * runner opens the gate: sim drives on one controller share its bandwidth by
+ * counting the opened ones, and real drives should start together. */
+struct start_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned arrived;
+	unsigned finished;		/* workers done (the runner wakes at once) */
+	bool open;
+};
+void gate_init(struct start_gate *g);
+void gate_destroy(struct start_gate *g);
+void gate_arrive(struct start_gate *g);		/* worker: arrive and wait */
+void gate_wait_all(struct start_gate *g, unsigned n);	/* runner: wait for n arrivals */
+void gate_open(struct start_gate *g);
+/* runner: wait up to ms for n workers to finish; true when they all have */
+bool gate_wait_done(struct start_gate *g, unsigned n, unsigned ms);
+
+struct worker_params {
+	const struct engine_ops *ops;		/* the engine to use */
+	const struct engine_ops *fallback;	/* tried when ops->init says io_uring is unavailable */
+	struct target *t;
+	uint32_t bs;
+	unsigned qd;
+	int rw_mix;			/* % reads: 100 = read only, 0 = write only */
+	enum offset_pattern pat;
+	uint64_t region_start, region_end;	/* bytes */
+	uint64_t stride_first, stride_step;	/* OFS_STRIDE */
+	uint64_t size;			/* measured bytes to move, 0 = unbounded */
+	uint64_t time_ns;		/* measured time, 0 = unbounded */
+	uint64_t ramp_ns;		/* excluded from the results */
+	bool one_pass;			/* stop at the end of the region (first pass) */
+	enum data_mode data;
+	uint64_t seed;
+	unsigned interval_ms;		/* series interval, default 100 */
+	size_t series_cap;		/* samples kept, default 36000 */
+	unsigned max_consec_errors;	/* stop after this many failures in a row, default 256 */
+};
+
+enum worker_state { WS_INIT, WS_RAMP, WS_MEASURE, WS_DRAIN, WS_DONE };
+
+/* What the sampler may read while the worker runs (single writer: plain
+ * loads/stores with relaxed atomics; no read-modify-write on the I/O path). */
+struct worker_pub {
+	_Atomic int state;		/* enum worker_state */
+	_Atomic uint64_t rbytes, wbytes, ios, errors;	/* measured part */
+	_Atomic uint64_t pos;		/* last completed offset, bytes */
+	_Atomic uint64_t elapsed_ns;	/* measured time so far */
+	_Atomic uint64_t snap_hist[SNAP_HIST];	/* folded latency, updated per interval */
+};
+
+struct worker {
+	struct worker_params p;
+	struct worker_pub pub;
+	struct series series;
+	struct hist hist;		/* measured part, whole */
+	struct err_summary err;
+	int rc;				/* 0, or -errno when the worker could not run */
+	char msg[192];			/* why it failed / stopped early */
+	char notice[160];		/* e.g. the psync fallback */
+	const char *engine_used;
+	double seconds;			/* measured seconds (engine clock) */
+	bool virtual_clock;		/* the engine has its own clock */
+	pthread_t th;
+	bool started;
+	struct start_gate *gate;	/* every worker of a step meets here after init */
+	atomic_bool *stop;		/* set by the runner: stop within one completion */
+	/* private to the thread */
+	struct engine eng;
+	struct io_u *u;
+	struct io_u **done;
+	void *mem;			/* all buffers, one block */
+	void **bufs;
+	unsigned *free_slots;
+	uint64_t ihist[HIST_BUCKETS];	/* current interval */
+	uint64_t in, irb, iwb;		/* current interval counts */
+	uint64_t rng;
+	uint64_t wseq;			/* writes issued (buffer stamps) */
+};
+
+/* Set defaults for the optional fields of p. */
+void worker_params_default(struct worker_params *p);
+/* Allocate what the thread needs.  0 / -errno (message in w->msg). */
+int worker_setup(struct worker *w, const struct worker_params *p,
+		 struct start_gate *gate, atomic_bool *stop);
+/* Start the thread: it initialises the engine, waits at the barrier, runs. */
+int worker_start(struct worker *w);
+void worker_join(struct worker *w);
+void worker_cleanup(struct worker *w);
+/* Fill a target_result from a finished worker (series and histogram copied). */
+int worker_result(const struct worker *w, struct target_result *out);
+#endif

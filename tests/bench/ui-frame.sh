@@ -1,0 +1,27 @@
+#!/bin/sh
+# ui-frame.sh - frame render cost of the dashboard at 200x60 with 24 drives
+# (issue 5: target <= 2 ms/frame).  CPU time per frame, and with valgrind
+# the callgrind instruction count of one frame.  A measurement, not a test.
+set -e
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+make -s "$B/libdiskscope-ui.a" "$B/libdiskscope.a" >/dev/null
+mkdir -p "$B/bench"
+# shellcheck disable=SC2046
+cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function \
+  -Isrc -Iui -Itests/unit -DDS_VERSION='"bench"' $(pkg-config --cflags ncursesw) \
+  -o "$B/bench/ui-frame" tests/bench/ui-frame/ui-frame.c "$B/libdiskscope-ui.a" "$B/libdiskscope.a" \
+  $(pkg-config --libs ncursesw libatasmart libpci liburing json-c inih) -lm -pthread
+"$B/bench/ui-frame" "${FRAMES:-500}"
+if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  n=${CG_FRAMES:-50}
+  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=bench_live \
+    --toggle-collect=bench_snap "$B/bench/ui-frame" "$n" >/dev/null 2>&1
+  ann=$(callgrind_annotate --inclusive=yes "$out" 2>/dev/null)
+  live=$(echo "$ann" | awk '/bench_live/ {gsub(",", "", $1); print $1; exit}')
+  snap=$(echo "$ann" | awk '/bench_snap/ {gsub(",", "", $1); print $1; exit}')
+  echo "ui-frame: callgrind live frame $((live / n)) instructions," \
+       "of which fake snapshot $((snap / n)): render $(((live - snap) / n)) per frame"
+fi
