@@ -9,6 +9,7 @@
 #include <time.h>
 #include "bench/bench.h"
 #include "run/runner.h"
+#include "sim/sim.h"
 #include "util/util.h"
 
 /* ---- plan ---- */
@@ -213,6 +214,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	struct runner *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	sim_set_seed(p->params.seed);	/* --seed drives the sim drives' noise too */
 	r->plan = *p;
 	memset(&r->plan.user_targets, 0, sizeof(struct strlist));
 	memset(&r->plan.targets, 0, sizeof(struct strlist));

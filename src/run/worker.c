@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "run/worker.h"
+#include "sim/sim.h"
 #include "util/util.h"
 
 int
@@ -258,7 +259,8 @@ engine_up(struct worker *w)
 		return rc;
 	}
 	w->engine_used = w->eng.ops->name;
-	w->virtual_clock = w->eng.ops->clock_ns != NULL;
+	/* only sim engines keep a clock; in the dashboard it follows real time */
+	w->virtual_clock = w->eng.ops->clock_ns != NULL && sim_clock_is_virtual();
 	return 0;
 }
 
