@@ -110,17 +110,6 @@ inventory_find_drive(struct inventory *inv, const char *name)
 	return NULL;
 }
 
-static bool
-all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 int
 inventory_find_controller(const struct inventory *inv, const char *spec)
 {
@@ -128,9 +117,9 @@ inventory_find_controller(const struct inventory *inv, const char *spec)
 		return -1;
 	if (strncmp(spec, "ctrl:", 5) == 0)
 		spec += 5;
-	else if (strncmp(spec, "ctrl", 4) == 0 && all_digits(spec + 4))
+	else if (strncmp(spec, "ctrl", 4) == 0 && str_isdigits(spec + 4))
 		spec += 4;
-	if (all_digits(spec)) {		/* "ctrl:1", "ctrl1": the id, else the index */
+	if (str_isdigits(spec)) {		/* "ctrl:1", "ctrl1": the id, else the index */
 		char id[24];
 		pathf(id, sizeof id, "ctrl%s", spec);
 		for (size_t k = 0; k < inv->n_ctrl; k++)

@@ -143,25 +143,13 @@ prefixed(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* Digits only from s to the end (or to stop char). */
-static bool
-digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 static enum kind
 classify(struct scan *s, const char *name, const char *dir)
 {
 	/* ram disks, device mapper, md and optical drives are not bench drives;
 	 * dm and md show up as holders of the drives beneath them. */
 	if (prefixed(name, "ram") || prefixed(name, "dm-") || prefixed(name, "sr") ||
-	    (prefixed(name, "md") && (digits(name + 2) || name[2] == '_')))
+	    (prefixed(name, "md") && (str_isdigits(name + 2) || name[2] == '_')))
 		return K_SKIP;
 	if (attr_exists(dir, "partition"))
 		return K_SKIP;

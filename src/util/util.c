@@ -1,4 +1,5 @@
 /* util.c - string lists, small file reads, clock. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -111,6 +112,17 @@ strtrimcpy(char *dst, size_t n, const char *src)
 	dst[len] = '\0';
 	while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
 		dst[--len] = '\0';
+}
+
+bool
+str_isdigits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
 }
 
 uint64_t

@@ -29,5 +29,8 @@ int pathf(char *buf, size_t n, const char *fmt, ...)
 /* Copy with truncation and trailing-space trim; always NUL-terminates. */
 void strtrimcpy(char *dst, size_t n, const char *src);
 
+/* True when s is non-empty and all decimal digits. */
+bool str_isdigits(const char *s);
+
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 #endif

@@ -1,0 +1,220 @@
+/* targets.c (run) - what the user named, resolved into what is opened:
+ * sdb -> /dev/sdb, ctrl:N -> its drives in port order with the link ceiling,
+ * and a note when loop devices share one backing disk. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench/bench.h"
+#include "inventory/inventory.h"
+#include "run/cli.h"
+#include "util/util.h"
+
+static int
+port_cmp(const char *a, const char *b)
+{
+	/* natural order: ata2 before ata10 */
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			unsigned long x = strtoul(a, (char **)&a, 10), y = strtoul(b, (char **)&b, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static void
+link_facts(struct plan *p, const struct controller *c)
+{
+	const struct pci_link *l = &c->link;
+	snprintf(p->ctrl_name, sizeof(p->ctrl_name), "%s", c->name);
+	if (!l->known || l->ceiling_mbps <= 0)
+		return;
+	p->ceiling_mbps = l->ceiling_mbps;
+	snprintf(p->ceiling_text, sizeof(p->ceiling_text), "x%u %gGT/s", l->sta_width, l->sta_gts);
+	if (l->downgraded) {
+		p->link_downgraded = true;
+		if (l->sta_width < l->cap_width)
+			snprintf(p->link_text, sizeof(p->link_text), "x%u (the card supports x%u)",
+				 l->sta_width, l->cap_width);
+		else
+			snprintf(p->link_text, sizeof(p->link_text), "%gGT/s (the card supports %gGT/s)",
+				 l->sta_gts, l->cap_gts);
+	}
+}
+
+/* "N loop devices share one backing disk" when their backing files do. */
+static void
+shared_backing(struct plan *p)
+{
+	dev_t dev = 0;
+	unsigned n = 0;
+	for (size_t i = 0; i < p->targets.n; i++) {
+		const char *nm = strrchr(p->targets.v[i], '/');
+		nm = nm ? nm + 1 : p->targets.v[i];
+		if (strncmp(nm, "loop", 4))
+			continue;
+		char path[128], back[512];
+		struct stat st;
+		if (pathf(path, sizeof(path), "/sys/block/%s/loop/backing_file", nm) ||
+		    read_text(path, back, sizeof(back)) || stat(back, &st))
+			continue;
+		if (n && st.st_dev != dev)
+			return;
+		dev = st.st_dev;
+		n++;
+	}
+	if (n >= 2)
+		snprintf(p->shared_note, sizeof(p->shared_note),
+			 "the %u loop devices share one backing disk", n);
+}
+
+int
+plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, size_t errlen)
+{
+	/* the inventory gives drive identity (model, serial), ports and links;
+	 * directories and sim drives do not need it */
+	bool need_inv = p->test && !strcmp(p->test->name, "saturate");
+	for (size_t i = 0; i < p->user_targets.n; i++) {
+		const char *s = p->user_targets.v[i];
+		struct stat st;
+		char dev[256];
+		snprintf(dev, sizeof(dev), "/dev/%s", s);
+		if (!strncmp(s, "ctrl", 4) || (!stat(s, &st) && S_ISBLK(st.st_mode)) ||
+		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
+			need_inv = true;
+	}
+	struct inventory inv = { 0 };
+	bool have_inv = false;
+	if (need_inv) {
+		struct inventory_opts io;
+		if (g)
+			io = g->inv;
+		else
+			inventory_opts_default(&io);
+		io.no_ata = true;
+		have_inv = inventory_scan(&inv, &io) == 0;
+	}
+	int rc = 0;
+	int ctrl_seen = -2;	/* the one controller all drives sit on; -1 mixed/none */
+	struct { char path[256]; char port[48]; } *v = calloc(PLAN_MAX_TARGETS, sizeof(*v));
+	size_t nv = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->user_targets.n && !rc; i++) {
+		const char *s = p->user_targets.v[i];
+		struct stat st;
+		if (!strncmp(s, "ctrl", 4)) {
+			int c = have_inv ? inventory_find_controller(&inv, s) : -1;
+			if (c < 0) {
+				snprintf(err, errlen, "unknown controller '%s'%s", s,
+					 have_inv ? " (see diskscope list)" : " (the inventory could not be read)");
+				rc = -ENOENT;
+				break;
+			}
+			const struct controller *ct = &inv.ctrl[c];
+			if (!ct->drives.n) {
+				snprintf(err, errlen, "controller '%s' has no drives", s);
+				rc = -ENOENT;
+				break;
+			}
+			link_facts(p, ct);
+			ctrl_seen = ctrl_seen == -2 || ctrl_seen == c ? c : -1;
+			for (size_t k = 0; k < ct->drives.n && nv < PLAN_MAX_TARGETS; k++) {
+				struct drive *d = inventory_find_drive(&inv, ct->drives.v[k]);
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", d ? d->path : ct->drives.v[k]);
+				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d ? d->port : "");
+				nv++;
+			}
+			continue;
+		}
+		if (nv >= PLAN_MAX_TARGETS) {
+			snprintf(err, errlen, "too many targets (at most %d)", PLAN_MAX_TARGETS);
+			rc = -E2BIG;
+			break;
+		}
+		if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
+			if (strncmp(s, "sim:", 4) && stat(s, &st)) {
+				snprintf(err, errlen, "target '%s': %s", s, strerror(errno));
+				rc = -ENOENT;
+				break;
+			}
+			snprintf(v[nv].path, sizeof(v[nv].path), "%s", s);
+		} else {
+			char dev[256];
+			snprintf(dev, sizeof(dev), "/dev/%s", s);
+			if (!stat(dev, &st) && S_ISBLK(st.st_mode))
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", dev);
+			else if (!stat(s, &st) && S_ISDIR(st.st_mode))
+				snprintf(v[nv].path, sizeof(v[nv].path), "%s", s);
+			else {
+				snprintf(err, errlen, "unknown target '%s': not a block device, directory, "
+					 "sim:MODEL or ctrl:N", s);
+				rc = -ENOENT;
+				break;
+			}
+		}
+		v[nv].port[0] = 0;
+		if (have_inv) {
+			struct drive *d = inventory_find_drive(&inv, v[nv].path);
+			if (d) {
+				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d->port);
+				ctrl_seen = d->controller >= 0 && (ctrl_seen == -2 || ctrl_seen == d->controller)
+					? d->controller : -1;
+				if (ctrl_seen >= 0 && !p->ceiling_mbps)
+					link_facts(p, &inv.ctrl[ctrl_seen]);
+			} else {
+				ctrl_seen = -1;
+			}
+		}
+		nv++;
+	}
+	if (!rc && ctrl_seen == -1) {	/* drives on different controllers: no one ceiling */
+		p->ceiling_mbps = 0;
+		p->ceiling_text[0] = 0;
+		p->link_downgraded = false;
+	}
+	/* saturate: steps in port order where every drive's port is known */
+	if (!rc && need_inv && p->test && !strcmp(p->test->name, "saturate")) {
+		bool all = nv > 0;
+		for (size_t i = 0; i < nv; i++)
+			all &= v[i].port[0] != 0;
+		if (all)
+			for (size_t i = 1; i < nv; i++)
+				for (size_t j = i; j > 0 && port_cmp(v[j - 1].port, v[j].port) > 0; j--) {
+					char tmp[sizeof(*v)];
+					memcpy(tmp, &v[j], sizeof(*v));
+					memcpy(&v[j], &v[j - 1], sizeof(*v));
+					memcpy(&v[j - 1], tmp, sizeof(*v));
+				}
+	}
+	for (size_t i = 0; !rc && i < nv; i++) {
+		struct drive *d = have_inv ? inventory_find_drive(&inv, v[i].path) : NULL;
+		if (d) {
+			struct target_ident *id = &p->ident[p->targets.n];
+			strtrimcpy(id->drive_id, sizeof(id->drive_id), d->id);
+			strtrimcpy(id->model, sizeof(id->model), d->model);
+			strtrimcpy(id->serial, sizeof(id->serial), d->serial);
+		}
+		if (strlist_has(&p->targets, v[i].path)) {
+			snprintf(err, errlen, "target '%s' named twice", v[i].path);
+			rc = -EINVAL;
+		} else if (strlist_add(&p->targets, v[i].path))
+			rc = -ENOMEM;
+	}
+	free(v);
+	if (have_inv)
+		inventory_free(&inv);
+	if (!rc)
+		shared_backing(p);
+	return rc;
+}
+
