@@ -1,0 +1,184 @@
+/* internal.h - the dashboard's state and what its files share.  Only ui/
+ * includes this (and curses). */
+#ifndef DS_UI_INTERNAL_H
+#define DS_UI_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "ui.h"
+#include "autoscale.h"
+#include "canvas.h"
+#include "color.h"
+#include "layout.h"
+#include "theme.h"
+
+/* Flags key handlers return; the loop acts on them (htop's way). */
+enum {
+	UI_HANDLED = 1,		/* key consumed */
+	UI_REDRAW = 2,
+	UI_QUIT = 4,
+	UI_RELAYOUT = 8,
+};
+
+enum action {
+	ACT_NONE, ACT_HELP, ACT_QUIT, ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP,
+	ACT_PGDN, ACT_HOME, ACT_END, ACT_ENTER, ACT_SPACE, ACT_TAB, ACT_BTAB, ACT_PICKER,
+	ACT_FILTER, ACT_THEME, ACT_STOP, ACT_BACK, ACT_EXPORT, ACT_CTRL, ACT_REDRAW,
+};
+
+enum overlay { OV_NONE, OV_HELP, OV_QUIT, OV_CONFIRM, OV_FILTER };
+
+/* One line of the inventory tree: a controller (drive < 0), a drive, or the
+ * "other drives" group (ctrl < 0, drive < 0). */
+struct inv_row {
+	int ctrl, drive;
+};
+
+enum { PK_TESTS, PK_PARAMS, PK_TARGETS, PK_START, PK_NFOCUS };
+#define PK_NPARAMS 6
+
+struct ui {
+	struct inventory *inv;
+	const struct ui_backend *be;
+	const struct ui_opts *o;
+	/* look */
+	struct theme theme;
+	size_t theme_idx;
+	bool nocolor;
+	enum glyphs gl;
+	bool utf8;
+	/* screen */
+	int cols, rows;
+	struct layout lay;
+	enum view view;
+	enum area focus;
+	enum overlay ov;
+	long frame;
+	int exit_code;
+	bool quit;
+	char host[80], kernel[160];
+	char msg[256];			/* footer notice */
+	int msg_el;			/* theme element of the notice */
+	/* text input (filter, confirmation) */
+	char input[96];
+	size_t input_len;
+	/* inventory tree */
+	char filter[96];
+	struct inv_row *row;
+	size_t n_row, row_cap;
+	int sel, top;
+	int det_top;
+	/* picker */
+	int pk_focus, pk_test, pk_param, pk_target, pk_top;
+	int pk_val[PK_NPARAMS];		/* index into each parameter's choices */
+	bool *pk_drive;			/* per inventory drive */
+	int pk_ctrl;			/* whole controller chosen, -1 none */
+	char confirm_dev[64];		/* the device the user must type */
+	/* running / results */
+	bool have_snap;
+	struct run_snapshot snap;	/* from the backend (live) */
+	bool snap_ui_owned;		/* built by us from a result: free our way */
+	const struct run_result *res[2];
+	size_t n_res;
+	int res_top;
+	struct autoscale tp_scale, bar_scale, sat_scale;
+};
+
+/* loop.c: the dashboard without the terminal set-up (the frame bench and
+ * ui_main share these). */
+struct ui *ui_create(struct inventory *inv, const struct ui_backend *be, const struct ui_opts *o,
+		     char *err, size_t errlen);
+void ui_begin(struct ui *u);		/* --show / start a test at once */
+void ui_frame(struct ui *u);		/* poll, lay out, draw, refresh */
+int ui_key(struct ui *u, int ch);	/* one key as the loop handles it: UI_* flags */
+void ui_destroy(struct ui *u);
+
+/* Panels: one file each, listed in one const table (panels.c). */
+struct panel {
+	enum area area;
+	const char *title;
+	void (*draw)(struct ui *u, const struct rect *r);
+	int (*key)(struct ui *u, enum action a, int ch);		/* UI_* flags */
+	int (*click)(struct ui *u, const struct rect *r, int x, int y);
+};
+extern const struct panel panels[];
+extern const size_t n_panels;
+const struct panel *panel_for(enum area a);
+
+void panel_inventory_draw(struct ui *u, const struct rect *r);
+int panel_inventory_key(struct ui *u, enum action a, int ch);
+int panel_inventory_click(struct ui *u, const struct rect *r, int x, int y);
+void inventory_rows_build(struct ui *u);	/* after a filter change */
+/* Inventory facts as short text (panel-inventory.c), shared with details. */
+void link_text(const struct ui *u, const struct pci_link *l, char *b, size_t n);
+void short_ctrl_name(const char *in, char *out, size_t n);	/* no "Corporation" */
+const char *sector_text(const struct drive *d);		/* 512e / 4Kn / 512n / ? */
+void rpm_text(const struct drive *d, char *b, size_t n);
+int trim_state(const struct drive *d);			/* 1, 0, -1 unknown */
+enum theme_el smart_el(const struct drive *d);
+enum theme_el smr_el(const struct drive *d);
+void panel_details_draw(struct ui *u, const struct rect *r);
+int panel_details_key(struct ui *u, enum action a, int ch);
+void panel_picker_draw(struct ui *u, const struct rect *r);
+int panel_picker_key(struct ui *u, enum action a, int ch);
+int panel_picker_click(struct ui *u, const struct rect *r, int x, int y);
+void picker_open(struct ui *u);
+int picker_confirm_key(struct ui *u, int ch);	/* OV_CONFIRM input */
+void picker_confirm_draw(struct ui *u);
+int picker_start_from_opts(struct ui *u);	/* --start: ui_opts.start_test */
+void panel_throughput_draw(struct ui *u, const struct rect *r);
+void panel_scaling_draw(struct ui *u, const struct rect *r);
+void panel_saturation_draw(struct ui *u, const struct rect *r);
+void panel_latency_draw(struct ui *u, const struct rect *r);
+void panel_stats_draw(struct ui *u, const struct rect *r);
+void panel_results_draw(struct ui *u, const struct rect *r);
+void panel_results2_draw(struct ui *u, const struct rect *r);
+int panel_results_key(struct ui *u, enum action a, int ch);
+void panel_help_draw(struct ui *u);
+
+/* keys.c: the key table (the help overlay and footer come from it). */
+struct key_binding {
+	int key;
+	unsigned views;		/* 1 << VIEW_*; 0 = every view */
+	enum action act;
+	const char *label;	/* how the help shows the key */
+	const char *help;	/* what it does; NULL: an alias not listed twice */
+	const char *hint;	/* short footer hint, NULL none */
+};
+extern const struct key_binding key_table[];
+extern const size_t n_key_table;
+enum action keys_lookup(int ch, enum view v);
+
+/* term.c */
+int term_start(struct ui *u);
+void term_stop(void);
+void term_flush_stderr(void);
+int term_signal_exit(void);		/* 0, or 130/143 when SIGINT/SIGTERM arrived */
+
+/* draw.c: clipped, themed drawing and number formatting. */
+void draw_box(struct ui *u, const struct rect *r, const char *title, bool focus);
+/* Text at (x, y) clipped to w columns; returns the columns used. */
+int draw_text(int y, int x, int w, int attr, const char *s);
+int draw_textf(int y, int x, int w, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void draw_fill(int y, int x, int w, int attr);
+int text_width(const char *s);
+void draw_canvas(struct ui *u, const struct canvas *c, int y, int x, const int *layer_el);
+const char *sym_warn(const struct ui *u);	/* "⚠" or "!" */
+const char *sym_mark(const struct ui *u);	/* "●" or "*" */
+const char *sym_check(const struct ui *u, bool on);	/* "[x]" */
+void fmt_bytes(char *b, size_t n, double bytes);	/* "2.00 TB" */
+void fmt_rate(char *b, size_t n, double mbps);		/* "544 MB/s" */
+void fmt_us(char *b, size_t n, double us);		/* "850 µs", "12.3 ms" */
+void fmt_secs(char *b, size_t n, double s);		/* "1m23s" */
+int attr_of(enum theme_el e);
+
+/* model.c: views of the data the panels share. */
+void result_to_snapshot(const struct run_result *r, struct run_snapshot *s);
+void ui_snapshot_release(struct ui *u);
+bool ui_test_running(const struct ui *u);
+bool ui_is_saturation(const struct ui *u);
+const struct run_snapshot *ui_view_snapshot(struct ui *u);
+const struct run_result *ui_current_result(struct ui *u, size_t i);
+void ui_notice(struct ui *u, enum theme_el el, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#endif

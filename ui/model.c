@@ -1,0 +1,181 @@
+/* model.c - what the panels draw from: the live snapshot, or one built from a
+ * saved result, so `show` and the result view reuse the live panels. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Bucket k of the snapshot's histogram holds (2^(k+6), 2^(k+7)] ns. */
+static int
+bucket_of_us(double us)
+{
+	double ns = us * 1000;
+	int k = 0;
+
+	while (k < SNAP_HIST - 1 && ns > ldexp(1, k + 7))
+		k++;
+	return k;
+}
+
+static void
+copy_ring(float *dst, const float *src, size_t n, size_t *out_n)
+{
+	size_t from = n > SNAP_SAMPLES ? n - SNAP_SAMPLES : 0;
+
+	for (size_t i = from; i < n; i++)
+		dst[i - from] = isfinite(src[i]) ? src[i] : 0;
+	if (n - from > *out_n)
+		*out_n = n - from;
+}
+
+void
+result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->test, sizeof(s->test), "%s", r->test);
+	s->state = r->interrupted ? RUN_STOPPED : RUN_DONE;
+	s->virtual_time = r->virtual_time;
+	s->interval_ms = 100;
+	s->step = s->n_steps = (unsigned)r->n_steps;
+	s->elapsed_s = r->seconds;
+	s->eta_s = 0;
+	s->ceiling_mbps = r->ceiling_mbps;
+	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
+	for (size_t v = 0; v < r->n_verdicts; v++)
+		if (r->verdicts[v].knee_drives > 0)
+			s->knee_drives = r->verdicts[v].knee_drives;
+	/* One target per name, from the last step it appears in (the curves
+	 * of the widest step are the interesting ones). */
+	size_t cap = 0;
+
+	for (size_t i = 0; i < r->n_steps; i++)
+		cap += r->steps[i].n_res;
+	s->t = calloc(cap ? cap : 1, sizeof(*s->t));
+	if (!s->t)
+		return;
+	for (size_t i = 0; i < r->n_steps && i < SNAP_STEPS; i++) {
+		const struct step_result *st = &r->steps[i];
+
+		s->steps[i] = (struct snap_step){ st->index, (unsigned)st->active.n,
+						  st->aggregate_mbps, st->ideal_mbps, true };
+		s->n_steps_done = i + 1;
+		for (size_t k = 0; k < st->n_res; k++) {
+			const struct target_result *tr = &st->res[k];
+			size_t j;
+
+			for (j = 0; j < s->n_targets; j++)
+				if (strcmp(s->t[j].name, tr->target) == 0)
+					break;
+			if (j == s->n_targets) {
+				s->n_targets++;
+				snprintf(s->t[j].name, sizeof(s->t[j].name), "%s", tr->target);
+				s->t[j].controller = -1;
+			}
+			struct snap_target *t = &s->t[j];
+
+			t->mbps = tr->mbps;
+			t->read_mbps = tr->read_mbps;
+			t->write_mbps = tr->write_mbps;
+			t->iops = tr->iops;
+			t->p50_us = tr->lat.known ? tr->lat.p50 : NAN;
+			t->p99_us = tr->lat.known ? tr->lat.p99 : NAN;
+			t->bytes = tr->bytes;
+			t->errors = tr->err.count;
+			t->pos = 1;
+			t->active = true;
+			if (tr->series.n && tr->series.mbps) {
+				bool wr = tr->write_mbps > tr->read_mbps;
+
+				t->n = 0;
+				memset(t->read_hist, 0, sizeof(t->read_hist));
+				memset(t->write_hist, 0, sizeof(t->write_hist));
+				copy_ring(wr ? t->write_hist : t->read_hist, tr->series.mbps,
+					  tr->series.n, &t->n);
+				s->interval_ms = tr->series.interval_ms ? tr->series.interval_ms : 100;
+			}
+			for (size_t h = 0; h < tr->hist.n; h++)
+				s->lat_hist[bucket_of_us(tr->hist.upper_us[h])] += tr->hist.count[h];
+			s->total_errors += tr->err.count;
+		}
+	}
+	if (r->n_steps) {
+		const struct step_result *last = &r->steps[r->n_steps - 1];
+		double sum50 = 0, sum99 = 0, sum999 = 0, iops = 0;
+		int n = 0;
+
+		for (size_t k = 0; k < last->n_res; k++) {
+			const struct target_result *tr = &last->res[k];
+
+			iops += tr->iops;
+			if (tr->lat.known) {
+				sum50 += tr->lat.p50;
+				sum99 += tr->lat.p99;
+				sum999 += tr->lat.p999;
+				n++;
+			}
+		}
+		s->total_mbps = last->aggregate_mbps;
+		s->total_iops = iops;
+		if (n) {
+			s->lat_p50_us = sum50 / n;
+			s->lat_p99_us = sum99 / n;
+			s->lat_p999_us = sum999 / n;
+		}
+	}
+}
+
+void
+ui_snapshot_release(struct ui *u)
+{
+	if (!u->have_snap)
+		return;
+	if (u->snap_ui_owned)
+		free(u->snap.t);
+	else
+		snapshot_free(&u->snap);
+	memset(&u->snap, 0, sizeof(u->snap));
+	u->have_snap = false;
+	u->snap_ui_owned = false;
+}
+
+bool
+ui_test_running(const struct ui *u)
+{
+	if (!u->have_snap || u->snap_ui_owned)
+		return false;
+	return u->snap.state == RUN_STARTING || u->snap.state == RUN_RUNNING ||
+	       u->snap.state == RUN_STOPPING;
+}
+
+bool
+ui_is_saturation(const struct ui *u)
+{
+	if (!u->have_snap)
+		return false;
+	return strcmp(u->snap.test, "saturate") == 0 || u->snap.n_steps > 1;
+}
+
+const struct run_snapshot *
+ui_view_snapshot(struct ui *u)
+{
+	return u->have_snap ? &u->snap : NULL;
+}
+
+const struct run_result *
+ui_current_result(struct ui *u, size_t i)
+{
+	return i < u->n_res ? u->res[i] : NULL;
+}
+
+void
+ui_notice(struct ui *u, enum theme_el el, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->msg, sizeof(u->msg), fmt, ap);
+	va_end(ap);
+	u->msg_el = el;
+}

@@ -1,0 +1,255 @@
+/* panel-details.c - every fact of the selected controller or drive: link
+ * capability vs status, drives on the controller; identity, geometry, ATA
+ * features, SMR evidence and the SMART attribute table (failing ones marked). */
+#include <curses.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define MAX_LINES 512
+
+struct lines {
+	size_t n;
+	int el[MAX_LINES];
+	char s[MAX_LINES][160];
+};
+
+static void __attribute__((format(printf, 3, 4)))
+add(struct lines *l, enum theme_el el, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->n >= MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->s[l->n], sizeof(l->s[0]), fmt, ap);
+	va_end(ap);
+	l->el[l->n++] = el;
+}
+
+static const char *
+u64s(const struct ds_u64 *v, char *b, size_t n)
+{
+	if (v->known)
+		snprintf(b, n, "%llu", (unsigned long long)v->v);
+	else
+		snprintf(b, n, "unknown");
+	return b;
+}
+
+static const char *
+str_or(const char *s, const char *alt)
+{
+	return s && *s ? s : alt;
+}
+
+static void
+ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
+{
+	char b[128];
+	const struct pci_link *k = &c->link;
+
+	add(l, EL_TITLE, "%s", str_or(c->name, "unknown controller"));
+	add(l, EL_TEXT, "id        %s%s", c->id, c->simulated ? "  (simulated)" : "");
+	add(l, EL_TEXT, "address   %s", str_or(c->address, "unknown"));
+	add(l, EL_TEXT, "vendor    %04x:%04x", c->vendor_id, c->device_id);
+	add(l, EL_TEXT, "class     %s (%06x)", str_or(c->class_name, "unknown"), c->class_code);
+	add(l, EL_TEXT, "driver    %s", str_or(c->driver, "unknown"));
+	add(l, EL_TEXT, "numa node %s", u64s(&c->numa_node, b, sizeof(b)));
+	add(l, EL_TEXT, "%s", "");
+	add(l, EL_TITLE, "PCIe link%s%s", c->link_from[0] ? " (from " : "",
+	    c->link_from[0] ? c->link_from : "");
+	if (c->link_from[0])
+		strcat(l->s[l->n - 1], ")");
+	if (!k->known) {
+		add(l, EL_UNKNOWN, "link n/a: %s", str_or(k->reason, "no PCIe capability"));
+	} else {
+		char cs[24], ss[24];
+
+		snprintf(cs, sizeof(cs), "%gGT/s", k->cap_gts);
+		snprintf(ss, sizeof(ss), "%gGT/s", k->sta_gts);
+		add(l, EL_DIM, "            speed    width  ceiling");
+		add(l, EL_TEXT, "capability  %-8s x%-5u %.0f MB/s", cs, k->cap_width, k->cap_ceiling_mbps);
+		add(l, k->downgraded ? EL_WARN : EL_OK, "status      %-8s x%-5u %.0f MB/s%s", ss, k->sta_width,
+		    k->ceiling_mbps, k->downgraded ? "  downgraded" : "");
+		if (k->has_cap2)
+			add(l, EL_DIM, "LnkCap2 max %g GT/s", k->cap2_max_gts);
+	}
+	if (c->narrowest.known && c->narrowest_at[0])
+		add(l, EL_TEXT, "narrowest on path: %gGT/s x%u at %s (%.0f MB/s)", c->narrowest.sta_gts,
+		    c->narrowest.sta_width, c->narrowest_at, c->narrowest.ceiling_mbps);
+	add(l, EL_TEXT, "%s", "");
+	add(l, EL_TITLE, "Drives on this controller (%zu)", c->drives.n);
+	for (size_t i = 0; i < c->drives.n; i++) {
+		const struct drive *d = u->inv ? inventory_find_drive(u->inv, c->drives.v[i]) : NULL;
+		char cap[16] = "?";
+
+		if (d && d->capacity_bytes.known)
+			fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
+		add(l, EL_TEXT, "  %-8s %-28s %s", c->drives.v[i], d ? d->model : "", cap);
+	}
+}
+
+static void
+drive_lines(struct ui *u, const struct drive *d, struct lines *l)
+{
+	char a[64], b[64], c[64];
+	const struct ata_identify *id = &d->ata.id;
+	const struct smart_info *sm = &d->ata.smart;
+
+	add(l, EL_TITLE, "%s  %s", d->name, str_or(d->model, "unknown model"));
+	add(l, EL_TEXT, "path      %s", str_or(d->path, "-"));
+	add(l, EL_TEXT, "vendor    %s", str_or(d->vendor, "unknown"));
+	add(l, EL_TEXT, "serial    %s", str_or(d->serial, "unknown"));
+	add(l, EL_TEXT, "firmware  %s", str_or(d->firmware, "unknown"));
+	add(l, EL_TEXT, "wwn       %s", str_or(d->wwn, "unknown"));
+	add(l, EL_TEXT, "id        %s (%s)", str_or(d->id, "-"), str_or(d->id_source, "-"));
+	add(l, EL_TEXT, "transport %s%s", transport_name(d->transport), d->virtual_dev ? " (virtual)" : "");
+	if (d->capacity_bytes.known) {
+		fmt_bytes(a, sizeof(a), (double)d->capacity_bytes.v);
+		add(l, EL_TEXT, "capacity  %s (%llu bytes)", a, (unsigned long long)d->capacity_bytes.v);
+	} else {
+		add(l, EL_UNKNOWN, "capacity  unknown");
+	}
+	add(l, EL_TEXT, "sectors   %s logical / %s physical (%s, from %s)", u64s(&d->logical, a, sizeof(a)),
+	    u64s(&d->physical, b, sizeof(b)), sector_text(d), str_or(d->sector_source, "?"));
+	add(l, EL_TEXT, "alignment offset %s, min io %s", u64s(&d->alignment_offset, a, sizeof(a)),
+	    u64s(&d->min_io, b, sizeof(b)));
+	rpm_text(d, a, sizeof(a));
+	add(l, EL_TEXT, "rotation  %s", a);
+	int tr = trim_state(d);
+
+	add(l, tr == 1 ? EL_TEXT : EL_DIM, "TRIM      %s%s%s", tr == 1 ? "yes" : tr == 0 ? "no" : "unknown",
+	    id->trim_deterministic.known && id->trim_deterministic.v ? ", deterministic" : "",
+	    id->trim_zeroed.known && id->trim_zeroed.v ? ", zeroes" : "");
+	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));
+	add(l, EL_TEXT, "cache     %s", str_or(d->write_cache, "unknown"));
+	if (id->sata_cur_gbps.known || id->sata_max_gbps.known) {
+		snprintf(a, sizeof(a), id->sata_cur_gbps.known ? "%g Gb/s" : "?", id->sata_cur_gbps.v);
+		snprintf(b, sizeof(b), id->sata_max_gbps.known ? "%g Gb/s" : "?", id->sata_max_gbps.v);
+		bool slow = id->sata_cur_gbps.known && id->sata_max_gbps.known &&
+			    id->sata_cur_gbps.v < id->sata_max_gbps.v;
+
+		add(l, slow ? EL_WARN : EL_TEXT, "SATA link %s of %s%s", a, b, slow ? " (below capability)" : "");
+	}
+	if (id->ncq_depth.known)
+		add(l, EL_TEXT, "NCQ depth %llu", (unsigned long long)id->ncq_depth.v);
+	if (d->controller >= 0 && u->inv && (size_t)d->controller < u->inv->n_ctrl)
+		add(l, EL_TEXT, "controller %s %s, port %s", u->inv->ctrl[d->controller].id,
+		    u->inv->ctrl[d->controller].name, str_or(d->port, "?"));
+	if (d->partitions.n) {
+		char p[160] = "";
+
+		for (size_t i = 0; i < d->partitions.n; i++)
+			snprintf(p + strlen(p), sizeof(p) - strlen(p), "%s%s", i ? " " : "", d->partitions.v[i]);
+		add(l, EL_TEXT, "partitions %s", p);
+	}
+	for (size_t i = 0; i < d->mounts.n; i++)
+		add(l, EL_WARN, "mounted   %s", d->mounts.v[i]);
+	for (size_t i = 0; i < d->holders.n; i++)
+		add(l, EL_WARN, "held by   %s", d->holders.v[i]);
+	if (d->access == ACC_DENIED)
+		add(l, EL_FAIL, "access    denied (%s)", strerror(d->access_errno));
+	add(l, EL_TEXT, "ATA       %s%s%s", d->ata.state == ATA_OK ? "ok" : d->ata.state == ATA_NOT_ATA ? "not ATA" :
+	    d->ata.state == ATA_PENDING ? "pending" : "failed: ", d->ata.state == ATA_FAILED ||
+	    d->ata.state == ATA_NO_ANSWER ? d->ata.reason : "", d->ata.via[0] ? "" : "");
+	add(l, EL_TEXT, "%s", "");
+	add(l, EL_TITLE, "SMR assessment: %s", smr_verdict_name(d->smr.verdict));
+	l->el[l->n - 1] = smr_el(d);
+	for (size_t i = 0; i < d->smr.evidence.n; i++)
+		add(l, EL_TEXT, "  - %s", d->smr.evidence.v[i]);
+	for (size_t i = 0; i < d->warnings.n; i++)
+		add(l, EL_WARN, "%s %s", sym_warn(u), d->warnings.v[i]);
+	add(l, EL_TEXT, "%s", "");
+	if (!sm->known) {
+		add(l, EL_UNKNOWN, "SMART: unknown (%s)", str_or(sm->reason, "not read"));
+		return;
+	}
+	add(l, smart_el(d), "SMART: %s%s", str_or(sm->overall, "?"),
+	    sm->status_good.known ? (sm->status_good.v ? ", status good" : ", status FAILING") : "");
+	if (sm->temperature_c.known)
+		add(l, EL_TEXT, "  temperature %.0f C", sm->temperature_c.v);
+	add(l, EL_TEXT, "  power on %s h, reallocated %s, pending %s, uncorrectable %s",
+	    u64s(&sm->power_on_hours, a, sizeof(a)), u64s(&sm->reallocated, b, sizeof(b)),
+	    u64s(&sm->pending, c, sizeof(c)), u64s(&sm->offline_uncorrectable, a + 32, 32));
+	add(l, EL_DIM, "  ID  attribute                 val wst thr  raw");
+	for (size_t i = 0; i < sm->n_attrs; i++) {
+		const struct smart_attr *at = &sm->attrs[i];
+		char v[8], w[8], t[8];
+
+		snprintf(v, sizeof(v), at->value.known ? "%3llu" : "  ?", (unsigned long long)at->value.v);
+		snprintf(w, sizeof(w), at->worst.known ? "%3llu" : "  ?", (unsigned long long)at->worst.v);
+		snprintf(t, sizeof(t), at->threshold.known ? "%3llu" : "  ?", (unsigned long long)at->threshold.v);
+		add(l, at->failing_now ? EL_FAIL : at->failed_past ? EL_WARN : EL_TEXT,
+		    "%s%3u %-25.25s %s %s %s  %s%s", at->failing_now ? "!" : at->failed_past ? "~" : " ",
+		    at->id, at->name, v, w, t, str_or(at->pretty, "-"),
+		    at->failing_now ? "  FAILING" : at->failed_past ? "  failed in the past" : "");
+	}
+}
+
+void
+panel_details_draw(struct ui *u, const struct rect *r)
+{
+	static struct lines l;	/* big: keep it off the stack */
+	bool focus = u->focus == AR_DETAILS;
+
+	draw_box(u, r, "Details", focus);
+	l.n = 0;
+	if (u->n_row && u->sel < (int)u->n_row) {
+		const struct inv_row *row = &u->row[u->sel];
+
+		if (row->drive >= 0)
+			drive_lines(u, &u->inv->drv[row->drive], &l);
+		else if (row->ctrl >= 0)
+			ctrl_lines(u, &u->inv->ctrl[row->ctrl], &l);
+		else
+			add(&l, EL_DIM, "drives whose controller could not be found");
+	}
+	if (u->inv)
+		for (size_t i = 0; i < u->inv->notes.n && u->sel == 0; i++)
+			add(&l, EL_DIM, "note: %s", u->inv->notes.v[i]);
+	int ih = r->h - 2;
+
+	if (u->det_top > (int)l.n - ih)
+		u->det_top = (int)l.n - ih;
+	if (u->det_top < 0)
+		u->det_top = 0;
+	for (int i = 0; i < ih && u->det_top + i < (int)l.n; i++)
+		draw_text(r->y + 1 + i, r->x + 2, r->w - 3, attr_of((enum theme_el)l.el[u->det_top + i]),
+			  l.s[u->det_top + i]);
+}
+
+int
+panel_details_key(struct ui *u, enum action a, int ch)
+{
+	int page = u->lay.r[AR_DETAILS].h - 3;
+
+	switch (a) {
+	case ACT_UP:
+		u->det_top--;
+		break;
+	case ACT_DOWN:
+		u->det_top++;
+		break;
+	case ACT_PGUP:
+		u->det_top -= page;
+		break;
+	case ACT_PGDN:
+		u->det_top += page;
+		break;
+	case ACT_HOME:
+		u->det_top = 0;
+		break;
+	case ACT_END:
+		u->det_top = 1 << 20;
+		break;
+	default:
+		return 0;
+	}
+	if (u->det_top < 0)
+		u->det_top = 0;
+	return UI_HANDLED | UI_REDRAW;
+}

@@ -1,0 +1,528 @@
+/* panel-picker.c - choose a test, its parameters and its targets, then start
+ * it through the backend.  A test that writes on a real device first shows
+ * exactly what will be destroyed and wants the device name typed; the guard
+ * in the core still has the last word. */
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define KEY_ESC 27
+
+/* Parameters as small lists of sane choices (Left/Right). */
+struct param_def {
+	const char *label;
+	int def;
+	int n;
+	const char *names[12];
+	double v[12];
+	double v2[12];
+};
+
+static const struct param_def params[PK_NPARAMS] = {
+	{ "block size", 7, 10, { "4 KiB", "8 KiB", "16 KiB", "64 KiB", "128 KiB", "256 KiB", "512 KiB",
+				 "1 MiB", "4 MiB", "16 MiB" },
+	  { 4096, 8192, 16384, 65536, 131072, 262144, 524288, 1048576, 4194304, 16777216 }, { 0 } },
+	{ "queue depth", 3, 8, { "1", "2", "4", "8", "16", "32", "64", "128" },
+	  { 1, 2, 4, 8, 16, 32, 64, 128 }, { 0 } },
+	{ "duration", 1, 7, { "5 s", "10 s", "30 s", "1 min", "2 min", "5 min", "10 min" },
+	  { 5, 10, 30, 60, 120, 300, 600 }, { 0 } },
+	{ "region", 0, 4, { "whole disk", "outer 10 %", "middle 10 %", "inner 10 %" },
+	  { 0, 0, 0.45, 0.9 }, { 1, 0.1, 0.55, 1 } },
+	{ "access", 0, 2, { "sequential", "random" }, { 0, 1 }, { 0 } },
+	{ "data pattern", 0, 3, { "random", "zeros", "compressible" }, { 0, 1, 2 }, { 0 } },
+};
+
+/* Target rows: controllers and their drives, unfiltered. */
+static size_t
+target_rows(const struct ui *u, struct inv_row *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!u->inv)
+		return 0;
+	for (int ci = 0; ci <= (int)u->inv->n_ctrl; ci++) {
+		int c = ci < (int)u->inv->n_ctrl ? ci : -1;	/* loose drives last */
+		bool any = false;
+
+		for (size_t d = 0; d < u->inv->n_drv; d++)
+			any |= u->inv->drv[d].controller == c;
+		if (!any)
+			continue;
+		if (n < max)
+			out[n++] = (struct inv_row){ c, -1 };
+		for (size_t d = 0; d < u->inv->n_drv; d++)
+			if (u->inv->drv[d].controller == c && n < max)
+				out[n++] = (struct inv_row){ c, (int)d };
+	}
+	return n;
+}
+
+static void
+select_ctrl(struct ui *u, int c, bool on)
+{
+	for (size_t d = 0; d < u->inv->n_drv; d++)
+		if (u->inv->drv[d].controller == c)
+			u->pk_drive[d] = on;
+	u->pk_ctrl = on && c >= 0 ? c : -1;
+}
+
+void
+picker_open(struct ui *u)
+{
+	static bool once;
+
+	if (!once) {
+		for (int i = 0; i < PK_NPARAMS; i++)
+			u->pk_val[i] = params[i].def;
+		once = true;
+	}
+	u->pk_focus = PK_TESTS;
+	u->msg[0] = 0;
+	if (!u->inv || !u->n_row || u->sel >= (int)u->n_row)
+		return;
+	/* Start from what is selected on the home screen. */
+	const struct inv_row *r = &u->row[u->sel];
+
+	memset(u->pk_drive, 0, u->inv->n_drv * sizeof(bool));
+	u->pk_ctrl = -1;
+	if (r->drive >= 0)
+		u->pk_drive[r->drive] = true;
+	else if (r->ctrl >= 0)
+		select_ctrl(u, r->ctrl, true);	/* never the loose drives as a group */
+	struct inv_row rows[256];
+	size_t n = target_rows(u, rows, 256);
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].ctrl == r->ctrl && rows[i].drive == r->drive)
+			u->pk_target = (int)i;
+}
+
+static void
+fill_params(const struct ui *u, const struct ui_test_info *t, struct run_params *p)
+{
+	if (u->o && u->o->start_params)
+		*p = *u->o->start_params;	/* seed, engine... from the command line */
+	else
+		memset(p, 0, sizeof(*p));
+	p->bs = (uint32_t)params[0].v[u->pk_val[0]];
+	p->qd = (unsigned)params[1].v[u->pk_val[1]];
+	p->seconds = params[2].v[u->pk_val[2]];
+	p->size = 0;
+	p->region_start = params[3].v[u->pk_val[3]];
+	p->region_end = params[3].v2[u->pk_val[3]];
+	snprintf(p->pattern, sizeof(p->pattern), "%s", u->pk_val[4] ? "rand" : "seq");
+	snprintf(p->data, sizeof(p->data), "%s", params[5].names[u->pk_val[5]]);
+	p->rw_mix = t->writes ? 0 : 100;
+}
+
+static void
+started(struct ui *u)
+{
+	u->view = VIEW_LIVE;
+	u->focus = AR_THROUGHPUT;
+	u->n_res = 0;
+	autoscale_init(&u->tp_scale, 10, 30);
+	autoscale_init(&u->bar_scale, 10, 30);
+	autoscale_init(&u->sat_scale, 10, 30);
+	ui_snapshot_release(u);
+	/* A first snapshot now, so the layout knows the test at once. */
+	if (u->be->snapshot) {
+		memset(&u->snap, 0, sizeof(u->snap));
+		if (u->be->snapshot(u->be->ctx, &u->snap) == 0)
+			u->have_snap = true;
+	}
+}
+
+static int
+do_start(struct ui *u, const char *confirm)
+{
+	const struct ui_test_info *t = &u->be->tests[u->pk_test];
+	const char *targets[256];
+	size_t n = 0;
+	struct run_params p;
+	char err[256] = "", spec[32];
+	bool whole = u->pk_ctrl >= 0;
+
+	for (size_t d = 0; d < u->inv->n_drv; d++) {
+		if (u->pk_drive[d] != (u->inv->drv[d].controller == u->pk_ctrl))
+			whole = false;
+	}
+	if (whole) {
+		snprintf(spec, sizeof(spec), "ctrl:%d", u->pk_ctrl);
+		targets[n++] = spec;
+	} else {
+		for (size_t d = 0; d < u->inv->n_drv && n < 256; d++)
+			if (u->pk_drive[d])
+				targets[n++] = u->inv->drv[d].path[0] ? u->inv->drv[d].path : u->inv->drv[d].name;
+	}
+	if (!n) {
+		ui_notice(u, EL_WARN, "select at least one target (Space)");
+		return -EINVAL;
+	}
+	fill_params(u, t, &p);
+	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirm, err, sizeof(err));
+
+	if (rc < 0) {
+		ui_notice(u, EL_FAIL, "%s", err[0] ? err : strerror(-rc));
+		return rc;
+	}
+	ui_notice(u, EL_OK, "%s started on %zu target%s", t->name, n, n == 1 ? "" : "s");
+	started(u);
+	return 0;
+}
+
+/* The one real (non-simulated) drive a writing test would destroy, or -1;
+ * -2 when there are several (we confirm one device at a time). */
+static int
+real_target(const struct ui *u)
+{
+	int found = -1;
+
+	for (size_t d = 0; d < u->inv->n_drv; d++)
+		if (u->pk_drive[d] && u->inv->drv[d].transport != TR_SIM)
+			found = found == -1 ? (int)d : -2;
+	return found;
+}
+
+static int
+try_start(struct ui *u)
+{
+	if (!u->be || !u->be->start || !u->be->n_tests)
+		return UI_HANDLED;
+	const struct ui_test_info *t = &u->be->tests[u->pk_test];
+
+	if (t->writes) {
+		int d = real_target(u);
+
+		if (d == -2) {
+			ui_notice(u, EL_WARN, "%s writes: choose one real device at a time", t->name);
+			return UI_HANDLED | UI_REDRAW;
+		}
+		if (d >= 0) {
+			snprintf(u->confirm_dev, sizeof(u->confirm_dev), "%s", u->inv->drv[d].name);
+			u->input[0] = 0;
+			u->input_len = 0;
+			u->ov = OV_CONFIRM;
+			return UI_HANDLED | UI_REDRAW;
+		}
+	}
+	do_start(u, NULL);
+	return UI_HANDLED | UI_RELAYOUT | UI_REDRAW;
+}
+
+int
+picker_start_from_opts(struct ui *u)
+{
+	const struct ui_opts *o = u->o;
+	char err[256] = "";
+
+	if (!u->be || !u->be->start)
+		return -ENOTSUP;
+	for (size_t i = 0; i < u->be->n_tests; i++)
+		if (strcmp(u->be->tests[i].name, o->start_test) == 0)
+			u->pk_test = (int)i;
+	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
+			      o->start_params, NULL, err, sizeof(err));
+
+	if (rc < 0) {
+		ui_notice(u, EL_FAIL, "%s: %s", o->start_test, err[0] ? err : strerror(-rc));
+		return rc;
+	}
+	started(u);
+	return 0;
+}
+
+int
+picker_confirm_key(struct ui *u, int ch)
+{
+	if (ch == KEY_ESC) {
+		u->ov = OV_NONE;
+		ui_notice(u, EL_OK, "cancelled: nothing was written");
+		return UI_HANDLED;
+	}
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		const struct drive *d = inventory_find_drive(u->inv, u->confirm_dev);
+
+		if (!d || (strcmp(u->input, d->name) != 0 && strcmp(u->input, d->path) != 0)) {
+			ui_notice(u, EL_WARN, "type %s exactly to confirm, or Esc", u->confirm_dev);
+			return UI_HANDLED;
+		}
+		u->ov = OV_NONE;
+		do_start(u, d->path[0] ? d->path : d->name);
+		return UI_HANDLED | UI_RELAYOUT;
+	}
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && u->input_len)
+		u->input[--u->input_len] = 0;
+	else if (ch >= 32 && ch < 127 && u->input_len + 1 < sizeof(u->input)) {
+		u->input[u->input_len++] = (char)ch;
+		u->input[u->input_len] = 0;
+	}
+	return UI_HANDLED;
+}
+
+void
+picker_confirm_draw(struct ui *u)
+{
+	const struct drive *d = inventory_find_drive(u->inv, u->confirm_dev);
+	int w = u->cols - 8 < 70 ? u->cols - 8 : 70, h = 12;
+	struct rect r = { (u->cols - w) / 2, (u->rows - h) / 2, w, h, true };
+	char cap[16] = "?", parts[128] = "none", mnt[160] = "none";
+
+	if (!d)
+		return;
+	if (d->capacity_bytes.known)
+		fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
+	for (size_t i = 0; i < d->partitions.n; i++)
+		snprintf(parts + (i ? strlen(parts) : 0), sizeof(parts) - (i ? strlen(parts) : 0), "%s%s",
+			 i ? " " : "", d->partitions.v[i]);
+	for (size_t i = 0; i < d->mounts.n; i++)
+		snprintf(mnt + (i ? strlen(mnt) : 0), sizeof(mnt) - (i ? strlen(mnt) : 0), "%s%s",
+			 i ? ", " : "", d->mounts.v[i]);
+	for (int y = 0; y < h; y++)
+		draw_fill(r.y + y, r.x, w, attr_of(EL_OVERLAY));
+	draw_box(u, &r, "This test DESTROYS the data on", true);
+	int x = r.x + 2, iw = w - 4, y = r.y + 1;
+
+	draw_textf(y++, x, iw, attr_of(EL_FAIL), "%s  %s", d->path, d->model);
+	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "serial      %s", d->serial[0] ? d->serial : "unknown");
+	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "size        %s", cap);
+	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "partitions  %s", parts);
+	draw_textf(y++, x, iw, attr_of(d->mounts.n ? EL_WARN : EL_OVERLAY), "mounted     %s", mnt);
+	y++;
+	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "Type %s and Enter to go on, Esc to cancel:", d->name);
+	draw_textf(y, x, iw, attr_of(EL_INPUT), " %s_ ", u->input);
+}
+
+static void
+draw_tests(struct ui *u, int y, int x, int w, int h)
+{
+	bool f = u->pk_focus == PK_TESTS;
+
+	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Test");
+	for (size_t i = 0; i < u->be->n_tests && (int)i < h - 1; i++) {
+		const struct ui_test_info *t = &u->be->tests[i];
+		bool sel = (int)i == u->pk_test;
+		int a = sel ? attr_of(f ? EL_SELECTED : EL_MARK) : attr_of(EL_TEXT);
+
+		if (sel && f)
+			draw_fill(y, x, w, a);
+		draw_textf(y, x, 12, a, "%s %s", sel ? ">" : " ", t->name);
+		if (t->writes)
+			draw_text(y, x + 12, 7, sel && f ? a : attr_of(EL_WARN), "writes");
+		draw_text(y, x + 19, w - 19, a, t->summary ? t->summary : "");
+		y++;
+	}
+}
+
+static void
+draw_params(struct ui *u, int y, int x, int w)
+{
+	bool f = u->pk_focus == PK_PARAMS;
+
+	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Parameters (Left/Right to change)");
+	for (int i = 0; i < PK_NPARAMS; i++, y++) {
+		bool sel = f && i == u->pk_param;
+
+		draw_textf(y, x, 16, attr_of(EL_TEXT), "  %s", params[i].label);
+		draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " < %s > ",
+			   params[i].names[u->pk_val[i]]);
+	}
+}
+
+static void
+draw_targets(struct ui *u, int y, int x, int w, int h)
+{
+	struct inv_row rows[256];
+	size_t n = target_rows(u, rows, 256);
+	bool f = u->pk_focus == PK_TARGETS;
+
+	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE),
+		  "Targets (Space: drive or whole controller, c: controller)");
+	h--;
+	if (u->pk_target >= (int)n)
+		u->pk_target = n ? (int)n - 1 : 0;
+	if (u->pk_target < u->pk_top)
+		u->pk_top = u->pk_target;
+	if (u->pk_target >= u->pk_top + h)
+		u->pk_top = u->pk_target - h + 1;
+	for (int i = 0; i < h && u->pk_top + i < (int)n; i++) {
+		const struct inv_row *r = &rows[u->pk_top + i];
+		bool sel = f && u->pk_top + i == u->pk_target;
+		int a = attr_of(sel ? EL_SELECTED : EL_TEXT);
+
+		if (sel)
+			draw_fill(y, x, w, a);
+		if (r->drive < 0) {
+			bool all = true, any = false;
+
+			for (size_t d = 0; d < u->inv->n_drv; d++)
+				if (u->inv->drv[d].controller == r->ctrl) {
+					all &= u->pk_drive[d];
+					any |= u->pk_drive[d];
+				}
+			char nm[160];
+
+			short_ctrl_name(r->ctrl >= 0 ? u->inv->ctrl[r->ctrl].name : "other drives", nm, sizeof(nm));
+			draw_textf(y, x, w, sel ? a : attr_of(EL_TITLE), "%s %s", all ? "[x]" : any ? "[-]" : "[ ]", nm);
+		} else {
+			const struct drive *d = &u->inv->drv[r->drive];
+			char cap[16] = "?";
+
+			if (d->capacity_bytes.known)
+				fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
+			draw_textf(y, x, w, a, "    %s %-8s %-28.28s %9s%s", sym_check(u, u->pk_drive[r->drive]),
+				   d->name, d->model, cap, d->transport == TR_SIM ? "  sim" : "");
+		}
+		y++;
+	}
+}
+
+void
+panel_picker_draw(struct ui *u, const struct rect *r)
+{
+	draw_box(u, r, "Test picker", true);
+	if (!u->be || !u->be->n_tests)
+		return;
+	int x = r->x + 2, w = r->w - 4, y = r->y + 1;
+	int th = (int)u->be->n_tests + 1;
+	bool two = r->w >= 110;
+
+	if (two) {
+		/* Tests and parameters side by side, targets beneath. */
+		int lw = w * 55 / 100;
+
+		draw_tests(u, y, x, lw - 2, th);
+		draw_params(u, y, x + lw, w - lw);
+		y += (th > PK_NPARAMS + 1 ? th : PK_NPARAMS + 1) + 1;
+	} else {
+		draw_tests(u, y, x, w, th);
+		y += th + 1;
+		draw_params(u, y, x, w);
+		y += PK_NPARAMS + 2;
+	}
+	int left = r->y + r->h - 1 - y - 2;
+
+	if (left >= 2)
+		draw_targets(u, y, x, w, left);
+	int by = r->y + r->h - 2;
+	bool f = u->pk_focus == PK_START;
+
+	draw_text(by, x, 20, attr_of(f ? EL_SELECTED : EL_KEY), "[ Start (Enter) ]");
+	draw_text(by, x + 19, w - 19, attr_of(EL_DIM), " Tab: next section   Esc: back");
+}
+
+static int
+targets_key(struct ui *u, enum action a, int ch)
+{
+	struct inv_row rows[256];
+	size_t n = target_rows(u, rows, 256);
+
+	if (!n)
+		return UI_HANDLED;
+	const struct inv_row *r = &rows[u->pk_target < (int)n ? u->pk_target : 0];
+
+	switch (a) {
+	case ACT_UP:
+		if (u->pk_target > 0)
+			u->pk_target--;
+		break;
+	case ACT_DOWN:
+		if (u->pk_target + 1 < (int)n)
+			u->pk_target++;
+		break;
+	case ACT_SPACE:
+		if (r->drive >= 0) {
+			u->pk_drive[r->drive] = !u->pk_drive[r->drive];
+			if (!u->pk_drive[r->drive] || u->pk_ctrl != r->ctrl)
+				u->pk_ctrl = -1;
+		} else if (r->ctrl < 0) {
+			ui_notice(u, EL_WARN, "these drives share no controller: choose them one by one");
+		} else {
+			bool all = true;
+
+			for (size_t d = 0; d < u->inv->n_drv; d++)
+				if (u->inv->drv[d].controller == r->ctrl)
+					all &= u->pk_drive[d];
+			select_ctrl(u, r->ctrl, !all);
+		}
+		break;
+	case ACT_CTRL:
+		if (r->ctrl < 0) {
+			ui_notice(u, EL_WARN, "these drives share no controller: choose them one by one");
+			break;
+		}
+		memset(u->pk_drive, 0, u->inv->n_drv * sizeof(bool));
+		select_ctrl(u, r->ctrl, true);
+		break;
+	case ACT_ENTER:
+		return try_start(u);
+	default:
+		return 0;
+	}
+	return UI_HANDLED | UI_REDRAW;
+}
+
+int
+panel_picker_key(struct ui *u, enum action a, int ch)
+{
+	if (!u->be || !u->be->n_tests)
+		return 0;
+	if (a == ACT_TAB || a == ACT_BTAB) {
+		u->pk_focus = (u->pk_focus + (a == ACT_TAB ? 1 : PK_NFOCUS - 1)) % PK_NFOCUS;
+		return UI_HANDLED | UI_REDRAW;
+	}
+	switch (u->pk_focus) {
+	case PK_TESTS:
+		if (a == ACT_UP && u->pk_test > 0)
+			u->pk_test--;
+		else if (a == ACT_DOWN && u->pk_test + 1 < (int)u->be->n_tests)
+			u->pk_test++;
+		else if (a == ACT_ENTER)
+			u->pk_focus = PK_TARGETS;
+		else
+			return 0;
+		return UI_HANDLED | UI_REDRAW;
+	case PK_PARAMS: {
+		int *v = &u->pk_val[u->pk_param];
+
+		if (a == ACT_UP && u->pk_param > 0)
+			u->pk_param--;
+		else if (a == ACT_DOWN && u->pk_param + 1 < PK_NPARAMS)
+			u->pk_param++;
+		else if (a == ACT_LEFT)
+			*v = (*v + params[u->pk_param].n - 1) % params[u->pk_param].n;
+		else if (a == ACT_RIGHT || a == ACT_SPACE)
+			*v = (*v + 1) % params[u->pk_param].n;
+		else if (a == ACT_ENTER)
+			u->pk_focus = PK_TARGETS;
+		else
+			return 0;
+		return UI_HANDLED | UI_REDRAW;
+	}
+	case PK_TARGETS:
+		return targets_key(u, a, ch);
+	case PK_START:
+		if (a == ACT_ENTER)
+			return try_start(u);
+		return 0;
+	}
+	return 0;
+}
+
+int
+panel_picker_click(struct ui *u, const struct rect *r, int x, int y)
+{
+	/* Clicking the tests list picks a test; the rest is keyboard-first. */
+	int i = y - (r->y + 2);
+
+	if (u->be && i >= 0 && i < (int)u->be->n_tests && x < r->x + r->w * 55 / 100) {
+		u->pk_test = i;
+		u->pk_focus = PK_TESTS;
+	} else if (y == r->y + r->h - 2 && x < r->x + 22) {
+		return try_start(u);
+	}
+	return UI_HANDLED | UI_REDRAW;
+}

@@ -1,0 +1,143 @@
+/* panel-results.c - a finished (or saved) run: the per-step table, each
+ * target's numbers and the verdicts; `e` exports JSON and CSV through the
+ * backend.  Two saved runs show side by side. */
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static void
+draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
+	    bool focus)
+{
+	char a[32], b[32], c[32], d[32];
+	int x = r->x + 2, w = r->w - 4, ih = r->h - 2, line = 0;
+
+	draw_box(u, r, title, focus);
+	if (!res) {
+		draw_text(r->y + 1, x, w, attr_of(EL_DIM), "no result");
+		return;
+	}
+	/* Lines are counted from the top of the content; res_top scrolls. */
+#define OUT(el, ...) do { \
+		int _row = line++ - u->res_top; \
+		if (_row >= 0 && _row < ih) \
+			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
+	} while (0)
+	/* Measured time is the steps' own; the run's wall time says nothing
+	 * about a virtual-clock run. */
+	double measured = 0;
+
+	for (size_t i = 0; i < res->n_steps; i++) {
+		/* A step lasts as long as its longest target (the targets' own
+		 * clock: virtual for sim drives). */
+		double m = 0;
+
+		for (size_t k = 0; k < res->steps[i].n_res; k++)
+			if (res->steps[i].res[k].seconds > m)
+				m = res->steps[i].res[k].seconds;
+		measured += m > 0 ? m : res->steps[i].seconds;
+	}
+	fmt_secs(a, sizeof(a), res->virtual_time || !(res->seconds > 0) ? measured : res->seconds);
+	OUT(EL_TITLE, "%s on %zu target%s: %zu step%s, %s%s%s", res->test, res->targets.n,
+	    res->targets.n == 1 ? "" : "s", res->n_steps, res->n_steps == 1 ? "" : "s", a,
+	    res->virtual_time ? " measured (virtual time)" : "", res->interrupted ? ", INTERRUPTED" : "");
+	if (res->ceiling_mbps > 0)
+		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps, res->ceiling_text);
+	OUT(EL_TITLE, "%s", res->n_verdicts ? "Verdicts" : "No verdicts");
+	for (size_t i = 0; i < res->n_verdicts; i++) {
+		const struct verdict *v = &res->verdicts[i];
+		enum theme_el el = strcmp(v->kind, "errors") == 0 ? EL_FAIL :
+				   v->knee_drives > 0 ? EL_KNEE : EL_WARN;
+
+		OUT(el, "%s %s: %s", sym_mark(u), v->kind, v->text);
+	}
+	OUT(EL_TEXT, "%s", "");
+	OUT(EL_DIM, "%-5s %-6s %11s %11s %6s", "step", "drives", "aggregate", "ideal", "eff");
+	for (size_t i = 0; i < res->n_steps; i++) {
+		const struct step_result *st = &res->steps[i];
+
+		fmt_rate(a, sizeof(a), st->aggregate_mbps);
+		if (st->ideal_mbps > 0) {
+			fmt_rate(b, sizeof(b), st->ideal_mbps);
+			snprintf(c, sizeof(c), "%5.0f%%", 100 * st->aggregate_mbps / st->ideal_mbps);
+		} else {
+			snprintf(b, sizeof(b), "-");
+			snprintf(c, sizeof(c), "-");
+		}
+		OUT(EL_TEXT, "%-5u %-6zu %11s %11s %6s", st->index, st->active.n, a, b, c);
+		if (res->n_steps > 1 && i + 1 < res->n_steps)
+			continue;
+		/* The per-target detail of the last (widest) step. */
+		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %6s", "target", "MB/s", "IOPS", "p50", "p99", "errors");
+		for (size_t k = 0; k < st->n_res; k++) {
+			const struct target_result *t = &st->res[k];
+
+			fmt_rate(a, sizeof(a), t->mbps);
+			fmt_us(b, sizeof(b), t->lat.known ? t->lat.p50 : -1);
+			fmt_us(d, sizeof(d), t->lat.known ? t->lat.p99 : -1);
+			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %6llu", t->target, a,
+			    t->iops, b, d, (unsigned long long)t->err.count);
+		}
+	}
+#undef OUT
+	if (line > ih)
+		draw_textf(r->y + r->h - 1, r->x + r->w - 14, 12, attr_of(EL_DIM), " %d lines ", line);
+}
+
+void
+panel_results_draw(struct ui *u, const struct rect *r)
+{
+	char title[96];
+	const struct run_result *res = ui_current_result(u, 0);
+
+	snprintf(title, sizeof(title), u->n_res > 1 ? "Result 1: %s" : "Result: %s", res ? res->test : "-");
+	draw_result(u, r, res, title, u->focus == AR_RESULTS);
+}
+
+void
+panel_results2_draw(struct ui *u, const struct rect *r)
+{
+	char title[96];
+	const struct run_result *res = ui_current_result(u, 1);
+
+	snprintf(title, sizeof(title), "Result 2: %s", res ? res->test : "-");
+	draw_result(u, r, res, title, u->focus == AR_RESULTS2);
+}
+
+int
+panel_results_key(struct ui *u, enum action a, int ch)
+{
+	char out[512], out2[512];
+
+	switch (a) {
+	case ACT_UP:
+		if (u->res_top > 0)
+			u->res_top--;
+		return UI_HANDLED | UI_REDRAW;
+	case ACT_DOWN:
+		u->res_top++;
+		return UI_HANDLED | UI_REDRAW;
+	case ACT_HOME:
+		u->res_top = 0;
+		return UI_HANDLED | UI_REDRAW;
+	case ACT_EXPORT: {
+		if (!u->be || !u->be->export_result || (u->o && u->o->n_show)) {
+			ui_notice(u, EL_WARN, "export: a saved run is already a file");
+			return UI_HANDLED | UI_REDRAW;
+		}
+		int rc = u->be->export_result(u->be->ctx, "json", out, sizeof(out));
+
+		if (rc == 0)
+			rc = u->be->export_result(u->be->ctx, "csv", out2, sizeof(out2));
+		if (rc < 0)
+			ui_notice(u, EL_FAIL, "export failed: %s", strerror(-rc));
+		else
+			ui_notice(u, EL_OK, "saved %s and %s", out, out2);
+		return UI_HANDLED | UI_REDRAW;
+	}
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,113 @@
+/* panel-scaling.c - one bar per drive: current MB/s at eighth-block
+ * resolution, a sparkline of its last minute, and its share of the
+ * controller's link ceiling. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static double
+target_ceiling(struct ui *u, const struct run_snapshot *s, const struct snap_target *t)
+{
+	if (u->inv && t->controller >= 0 && (size_t)t->controller < u->inv->n_ctrl &&
+	    u->inv->ctrl[t->controller].link.known)
+		return u->inv->ctrl[t->controller].link.ceiling_mbps;
+	return s->ceiling_mbps;
+}
+
+/* "sim:sim3" -> "sim3", "/dev/sdb" -> "sdb": the column is narrow. */
+static const char *
+short_name(const char *n)
+{
+	if (strncmp(n, "sim:", 4) == 0 && n[4])
+		return n + 4;
+	if (strncmp(n, "/dev/", 5) == 0 && n[5])
+		return n + 5;
+	return n;
+}
+
+void
+panel_scaling_draw(struct ui *u, const struct rect *r)
+{
+	const struct run_snapshot *s = ui_view_snapshot(u);
+	char bar[512], rate[24], g[8];
+
+	draw_box(u, r, "Per drive", u->focus == AR_SCALING);
+	if (!s || !s->n_targets)
+		return;
+	double vmax = 0;
+
+	for (size_t i = 0; i < s->n_targets; i++)
+		vmax = fmax(vmax, s->t[i].mbps);
+	double top = autoscale_update(&u->bar_scale, vmax);
+	int iw = r->w - 4;
+	/* name | bar | rate | spark | share */
+	int nw = 6, rw = 10, shw = 6;
+
+	for (size_t i = 0; i < s->n_targets; i++)
+		if (text_width(short_name(s->t[i].name)) + 1 > nw)
+			nw = text_width(short_name(s->t[i].name)) + 1;
+	if (nw > iw / 4)
+		nw = iw / 4;
+	int spw = iw >= 70 ? 20 : iw >= 50 ? 10 : 0;
+	int bw = iw - nw - rw - shw - spw - (spw ? 1 : 0);
+
+	if (bw < 4) {
+		bw = iw - nw - rw;
+		spw = shw = 0;
+	}
+	int rows = r->h - 2;
+
+	for (size_t i = 0; i < s->n_targets && (int)i < rows; i++) {
+		const struct snap_target *t = &s->t[i];
+		int y = r->y + 1 + (int)i, x = r->x + 2;
+		double ceil = target_ceiling(u, s, t);
+
+		draw_text(y, x, nw - 1, attr_of(t->active ? EL_MARK : EL_DIM), short_name(t->name));
+		x += nw;
+		canvas_hbar(u->gl, bw, t->mbps / top, bar, sizeof(bar));
+		draw_fill(y, x, bw, attr_of(EL_BAR_EMPTY));
+		if (u->gl == GL_ASCII) {
+			attrset(attr_of(EL_BAR_EMPTY));
+			mvhline(y, x, '.', bw);
+		}
+		draw_text(y, x, bw, attr_of(EL_BAR_FILL), bar);
+		x += bw;
+		fmt_rate(rate, sizeof(rate), t->mbps);
+		draw_textf(y, x, rw, attr_of(EL_TEXT), "%*s", rw - 1, rate);
+		x += rw;
+		if (spw) {
+			/* The last minute squeezed into spw cells, each the mean of its slice. */
+			size_t n = t->n;
+			double smax = 1;
+
+			for (size_t k = 0; k < n; k++)
+				smax = fmax(smax, t->read_hist[k] + t->write_hist[k]);
+			for (int c = 0; c < spw && n; c++) {
+				size_t a = n * (size_t)c / (size_t)spw, b = n * (size_t)(c + 1) / (size_t)spw;
+				double sum = 0;
+
+				if (b <= a)
+					b = a + 1;
+				for (size_t k = a; k < b && k < n; k++)
+					sum += t->read_hist[k] + t->write_hist[k];
+				canvas_spark(u->gl, sum / (double)(b - a) / smax, g);
+				draw_text(y, x + c, 1, attr_of(EL_BAR_SPARK), g);
+			}
+			x += spw + 1;
+		}
+		if (shw) {
+			if (ceil > 0)
+				draw_textf(y, x, shw, attr_of(EL_DIM), "%4.0f%%", 100 * t->mbps / ceil);
+			else
+				draw_text(y, x, shw, attr_of(EL_DIM), "   ?%");
+		}
+	}
+	if ((int)s->n_targets > rows)
+		draw_textf(r->y + r->h - 1, r->x + 2, r->w - 4, attr_of(EL_DIM), " +%zu more ",
+			   s->n_targets - (size_t)rows);
+	else if (s->ceiling_mbps > 0 && r->w > 40)
+		draw_textf(r->y + r->h - 1, r->x + r->w - 26, 24, attr_of(EL_DIM), " %% of %.0f MB/s link ",
+			   s->ceiling_mbps);
+}

@@ -1,0 +1,159 @@
+/* panel-throughput.c - MB/s against time for all targets together: a braille
+ * area plot, reads above and writes below the axis when both move, the axis
+ * maximum autoscaled on the 1-2-5 ladder, the time axis labelled. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+enum { L_NONE, L_READ, L_WRITE };
+
+/* Sum of the targets' rings over the last `max` ticks.  With the run's
+ * sample clock (ring_end, sample_now) every ring lands at its own time; a
+ * ring ending earlier (the target idled) leaves zeros after it.  Without it,
+ * only the active targets count, aligned at their newest sample. */
+static size_t
+sum_series(const struct run_snapshot *s, float *rd, float *wr, size_t max)
+{
+	bool clock = s->sample_now > 0, any_active = false;
+	size_t n = 0;
+
+	for (size_t t = 0; t < s->n_targets; t++)
+		any_active |= s->t[t].active;
+	/* A finished run has no active target: then every ring counts. */
+#define COUNTS(st) ((st)->active || !any_active)
+
+	for (size_t t = 0; t < s->n_targets; t++) {
+		const struct snap_target *st = &s->t[t];
+
+		if (clock && st->ring_end) {
+			uint64_t from = st->ring_end - st->n;
+			size_t span = s->sample_now > from ? (size_t)(s->sample_now - from) : 0;
+
+			if (span > n)
+				n = span;
+		} else if (!clock && COUNTS(st) && st->n > n) {
+			n = st->n;
+		}
+	}
+	if (n > max)
+		n = max;
+	memset(rd, 0, n * sizeof(float));
+	memset(wr, 0, n * sizeof(float));
+	for (size_t t = 0; t < s->n_targets; t++) {
+		const struct snap_target *st = &s->t[t];
+		/* Index in rd/wr of ring sample i: i + shift (may be negative). */
+		long long shift;
+
+		if (clock && st->ring_end)
+			shift = (long long)n - (long long)(s->sample_now - st->ring_end) - (long long)st->n;
+		else if (!clock && COUNTS(st))
+			shift = (long long)n - (long long)st->n;
+		else
+			continue;
+		for (size_t i = 0; i < st->n; i++) {
+			long long k = (long long)i + shift;
+
+			if (k < 0 || k >= (long long)n)
+				continue;
+			rd[k] += st->read_hist[i];
+			wr[k] += st->write_hist[i];
+		}
+	}
+#undef COUNTS
+	return n;
+}
+
+void
+panel_throughput_draw(struct ui *u, const struct rect *r)
+{
+	static float rd[SNAP_SAMPLES], wr[SNAP_SAMPLES];
+	const struct run_snapshot *s = ui_view_snapshot(u);
+	char title[128], a[32], b[32];
+	struct canvas c;
+	static const int layer_el[] = { EL_TEXT, EL_READ, EL_WRITE };
+
+	if (!s) {
+		draw_box(u, r, "Throughput", u->focus == AR_THROUGHPUT);
+		return;
+	}
+	size_t n = sum_series(s, rd, wr, SNAP_SAMPLES);
+	double rnow = n ? rd[n - 1] : 0, wnow = n ? wr[n - 1] : 0;
+
+	fmt_rate(a, sizeof(a), rnow);
+	fmt_rate(b, sizeof(b), wnow);
+	snprintf(title, sizeof(title), "Throughput  read %s  write %s", a, b);
+	draw_box(u, r, title, u->focus == AR_THROUGHPUT);
+	int lw = 6, cw = r->w - 2 - lw, ch = r->h - 3;
+
+	if (cw < 4 || ch < 1 || canvas_init(&c, u->gl, cw, ch) < 0)
+		return;
+	int pw = canvas_pw(&c), ph = canvas_ph(&c);
+	size_t shown = n < (size_t)pw ? n : (size_t)pw;
+	bool anyr = false, anyw = false;
+	double vmax = 0;
+
+	for (size_t i = n - shown; i < n; i++) {
+		anyr |= rd[i] > 0;
+		anyw |= wr[i] > 0;
+		vmax = fmax(vmax, fmax(rd[i], wr[i]));
+	}
+	bool both = anyr && anyw;
+	double top = autoscale_update(&u->tp_scale, vmax);
+	/* Both directions: the axis sits in the middle, reads grow up from it
+	 * and writes down; otherwise the whole height is one direction. */
+	int axis = both ? ph / 2 : ph;
+
+	for (size_t k = 0; k < shown; k++) {
+		size_t i = n - shown + k;
+		int px = pw - (int)shown + (int)k;
+
+		if (both) {
+			int hr = (int)lround(rd[i] / top * axis);
+			int hw = (int)lround(wr[i] / top * (ph - axis));
+
+			if (hr > 0)
+				canvas_vfill(&c, px, axis - hr, axis - 1, L_READ);
+			if (hw > 0)
+				canvas_vfill(&c, px, axis, axis + hw - 1, L_WRITE);
+		} else {
+			double v = anyw ? wr[i] : rd[i];
+			int h = (int)lround(v / top * ph);
+
+			if (h > 0)
+				canvas_vfill(&c, px, ph - h, ph - 1, anyw ? L_WRITE : L_READ);
+		}
+	}
+	draw_canvas(u, &c, r->y + 1, r->x + 1 + lw, layer_el);
+	/* Y labels: the maximum and (both) the axis. */
+	draw_textf(r->y + 1, r->x + 1, lw, attr_of(EL_AXIS), "%5.0f", top);
+	if (both) {
+		draw_text(r->y + 1 + ch / 2, r->x + 1, lw, attr_of(EL_AXIS), "    0");
+		draw_textf(r->y + ch, r->x + 1, lw, attr_of(EL_AXIS), "%5.0f", top);
+		draw_text(r->y + 1, r->x + 1 + lw, 4, attr_of(EL_READ), "R");
+		draw_text(r->y + ch, r->x + 1 + lw, 4, attr_of(EL_WRITE), "W");
+	} else {
+		draw_text(r->y + ch, r->x + 1, lw, attr_of(EL_AXIS), "    0");
+	}
+	/* Time axis: seconds before now at a few places. */
+	double per = (s->interval_ms ? s->interval_ms : 100) / 1000.0;
+	int ty = r->y + r->h - 2;
+	double span = pw * per;
+
+	draw_fill(ty, r->x + 1, r->w - 2, attr_of(EL_AXIS));
+	draw_text(ty, r->x + 1, lw, attr_of(EL_AXIS), "MB/s");
+	for (int k = 0; k <= 4; k++) {
+		int x = r->x + 1 + lw + (cw - 1) * k / 4;
+		char lab[16];
+
+		if (k == 4)
+			snprintf(lab, sizeof(lab), "now");
+		else
+			snprintf(lab, sizeof(lab), "-%.0fs", span * (4 - k) / 4);
+		int lx = x - (k == 4 ? 3 : k == 0 ? 0 : (int)strlen(lab) / 2);
+
+		draw_text(ty, lx, r->x + r->w - 1 - lx, attr_of(EL_AXIS), lab);
+	}
+	canvas_free(&c);
+}
