@@ -146,6 +146,7 @@ struct runner {
 	struct run_snapshot snap;
 	struct tgt_live *live;
 	uint64_t base_hist[SNAP_HIST];	/* finished steps */
+	uint64_t tick_base;		/* run-wide sample tick at which this step began */
 	struct run_result res;
 	uint64_t t_start;
 	double planned_s, done_planned_s;
@@ -365,6 +366,9 @@ sample(struct runner *r, size_t step_pos, bool final)
 				s->write_hist[s->n] = (float)series_write_mbps(&buf[j]);
 				s->n++;
 			}
+			s->ring_end = r->tick_base + L->seen;
+			if (s->ring_end > r->snap.sample_now)
+				r->snap.sample_now = s->ring_end;
 			const struct series_sample *x = &buf[k - 1];
 			s->read_mbps = series_read_mbps(x);
 			s->write_mbps = series_write_mbps(x);
@@ -485,6 +489,7 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 	}
 	if (!rc) {
 		pthread_mutex_lock(&r->mu);
+		r->tick_base = r->snap.sample_now;	/* the rings line up across steps */
 		for (unsigned k = 0; k < st->n; k++) {
 			struct tgt_live *L = &r->live[st->idx[k]];
 			L->w = &w[k];
