@@ -69,7 +69,7 @@ set_simmodel(struct global_opts *g, const char *v)
 static int
 set_simspeed(struct global_opts *g, const char *v)
 {
-	if (parse_double(v, &g->sim_speed) || g->sim_speed <= 0 || g->sim_speed > 1e6)
+	if (parse_double(v, &g->sim_speed) || g->sim_speed < 0 || g->sim_speed > 1e6)
 		return -EINVAL;
 	return 0;
 }
@@ -113,7 +113,7 @@ static const struct gopt gopts[] = {
 	{ "--demo", false, NULL, "add the simulated demo rig (seed-bench.rig)", set_demo },
 	{ "--rig", true, "FILE", "use this rig file for --demo", set_rig },
 	{ "--sim-model", true, "FILE", "load an extra sim drive/controller model", set_simmodel },
-	{ "--sim-speed", true, "N", "run sim drives N times faster than real time (dashboard)", set_simspeed },
+	{ "--sim-speed", true, "N", "dashboard: sim drives N times real time; 0 = virtual time", set_simspeed },
 	{ "--theme", true, "NAME|FILE", "dashboard colour theme", set_theme },
 	{ "--glyphs", true, "braille|block|ascii", "plot glyphs (default: from locale and TERM)", set_glyphs },
 	{ "--frames", true, "N", "exit the dashboard after N frames", set_frames },
@@ -424,7 +424,9 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 		uo.show[i] = show[i];
 	if ((rc = scan(&inv, g)))
 		return rc;
-	sim_set_clock(0, g->sim_speed);		/* the dashboard runs sim drives in real time */
+	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
+	 * for the virtual clock, so a run ends at once and repeats exactly. */
+	sim_set_clock(g->sim_speed == 0, g->sim_speed > 0 ? g->sim_speed : 1);
 	rc = ui_main(&inv, &be, &uo);
 	tui_drop_run(&c);
 	if (c.have_pending)
