@@ -384,13 +384,19 @@ tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
 	return strcmp(fmt, "csv") == 0 ? run_csv_write(r, out) : run_json_write(r, out);
 }
 
+static size_t
+tui_poll_inventory(void *ctx, struct inventory *inv)
+{
+	return inventory_poll(inv);
+}
+
 static int
 tui(struct global_opts *g, int argc, char **argv, const struct run_result *const *show, size_t n_show)
 {
 	struct tui_ctx c = { .g = g };
 	struct ui_backend be = { .ctx = &c, .tests = c.tests, .start = tui_start, .stop = tui_stop,
 				 .snapshot = tui_snapshot, .result = tui_result,
-				 .export_result = tui_export };
+				 .export_result = tui_export, .poll_inventory = tui_poll_inventory };
 	struct ui_opts uo = { .theme = g->theme, .glyphs = g->glyphs, .frames = g->frames };
 	struct inventory inv = { 0 };
 	char err[512] = "";
@@ -422,6 +428,7 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 	uo.n_show = n_show;
 	for (size_t i = 0; i < n_show; i++)
 		uo.show[i] = show[i];
+	g->inv.ata_async = true;	/* sysfs facts at once, ATA/SMART as they arrive */
 	if ((rc = scan(&inv, g)))
 		return rc;
 	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks

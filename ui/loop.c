@@ -465,6 +465,8 @@ ui_begin(struct ui *u)
 void
 ui_frame(struct ui *u)
 {
+	if (u->be && u->be->poll_inventory)
+		u->be->poll_inventory(u->be->ctx, u->inv);
 	poll_backend(u);
 	relayout(u);
 	draw_frame(u);

@@ -261,7 +261,10 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	int base = sel ? attr_of(EL_SELECTED) : attr_of(EL_TEXT);
 	int end = x + w;
 	int tr = trim_state(d);
-	const char *smart = !d->ata.smart.known ? "SMART ?" :
+	const char *smart = d->ata.state == ATA_PENDING ? "SMART .." :
+			    d->ata.state == ATA_NO_ANSWER ? "no answr" :
+			    d->ata.state == ATA_NOT_ATA ? "SMART -" :
+			    !d->ata.smart.known ? "SMART ?" :
 			    strcmp(d->ata.smart.overall, "good") == 0 ? "SMART ok" : "SMART !!";
 	bool on[C_N];
 	int fixed = 2 + 9;

@@ -26,6 +26,9 @@ struct ui_backend {
 	int (*snapshot)(void *ctx, struct run_snapshot *s);	/* fill s (caller frees) */
 	/* The finished run's result (NULL while none); owned by the backend. */
 	const struct run_result *(*result)(void *ctx);
+	/* Fold facts that arrived since (ATA/SMART answers) into inv, on the UI
+	 * thread; returns how many drives changed.  NULL: the inventory is final. */
+	size_t (*poll_inventory)(void *ctx, struct inventory *inv);
 	/* Export the last result: 0 or -errno, path written in out. */
 	int (*export_result)(void *ctx, const char *fmt, char *out, size_t outlen);
 };

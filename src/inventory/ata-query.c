@@ -178,28 +178,30 @@ ata_query_set_hook(ata_query_fn fn)
 }
 
 struct job {
-	struct batch *b;
+	struct ata_batch *b;
 	size_t drive;		/* index into inv->drv */
 	char devpath[64];
-	bool done, abandoned;
+	bool done, abandoned, collected;
 	int rc;
 	struct ata_info info;
 	void *blob;
 	size_t blob_len;
 };
 
-struct batch {
+struct ata_batch {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int refs;		/* main + each running thread; the last one frees */
 	size_t pending;
 	unsigned tmo;
+	struct timespec deadline;	/* one for all: they started together */
+	char save_blobs[256];		/* --save-blobs DIR, "" none */
 	struct job *jobs;
 	size_t n;
 };
 
 static void
-batch_free(struct batch *b)
+batch_free(struct ata_batch *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		if (b->jobs[i].done) {	/* results nobody collected */
@@ -214,7 +216,7 @@ batch_free(struct batch *b)
 }
 
 static void
-batch_unref(struct batch *b)
+batch_unref(struct ata_batch *b)
 {
 	pthread_mutex_lock(&b->mu);
 	bool last = --b->refs == 0;
@@ -229,7 +231,7 @@ static void *
 job_run(void *arg)
 {
 	struct job *j = arg;
-	struct batch *b = j->b;
+	struct ata_batch *b = j->b;
 	struct ata_info info;
 	void *blob = NULL;
 	size_t bl = 0;
@@ -355,15 +357,44 @@ skip(struct drive *d, enum ata_state st, const char *why)
 	snprintf(d->ata.reason, sizeof d->ata.reason, "%s", why);
 }
 
+/* Take one finished (or abandoned) job's result into its drive. */
+static void
+collect_job(struct inventory *inv, struct ata_batch *b, struct job *j)
+{
+	struct drive *d = &inv->drv[j->drive];
+	if (j->done) {
+		d->ata = j->info;	/* ownership of attrs moves to the drive */
+		j->done = false;
+		if (j->blob && b->save_blobs[0])
+			save_blob(inv, b->save_blobs, d, j->blob, j->blob_len);
+		free(j->blob);
+		j->blob = NULL;
+		if (d->ata.state != ATA_OK && d->ata.state != ATA_NOT_ATA) {
+			strlist_addf(&inv->notes, "%s: ATA/SMART: %s", d->name, d->ata.reason);
+			inv->incomplete = true;
+		}
+	} else {
+		unsigned s = (b->tmo + 999) / 1000;
+		j->abandoned = true;
+		d->ata.state = ATA_NO_ANSWER;
+		snprintf(d->ata.reason, sizeof d->ata.reason, "no answer within %u s", s);
+		strlist_addf(&inv->notes, "%s: ATA/SMART: no answer within %u s", d->name, s);
+		inv->incomplete = true;
+	}
+	j->collected = true;
+	ata_apply_identify(d);
+}
+
 int
-ata_query_all(struct inventory *inv, const struct inventory_opts *o)
+ata_query_start(struct inventory *inv, const struct inventory_opts *o, struct ata_batch **out)
 {
 	unsigned tmo = o->ata_timeout_ms ? o->ata_timeout_ms : 5000;
 	bool offline = o->sysfs_root && strcmp(o->sysfs_root, "/sys") != 0;
 
+	*out = NULL;
 	apply_blob_args(inv, o);	/* may add drives: before any index is taken */
 
-	struct batch *b = calloc(1, sizeof *b);
+	struct ata_batch *b = calloc(1, sizeof *b);
 	if (!b || !(b->jobs = calloc(inv->n_drv ? inv->n_drv : 1, sizeof *b->jobs))) {
 		free(b);
 		return -ENOMEM;
@@ -376,7 +407,8 @@ ata_query_all(struct inventory *inv, const struct inventory_opts *o)
 	pthread_condattr_destroy(&ca);
 	b->refs = 1;
 	b->tmo = tmo;
-
+	if (o->save_blobs)
+		snprintf(b->save_blobs, sizeof b->save_blobs, "%s", o->save_blobs);
 	for (size_t i = 0; i < inv->n_drv; i++) {
 		struct drive *d = &inv->drv[i];
 		if (d->transport == TR_SIM || blob_given(o, d->name))
@@ -428,47 +460,74 @@ ata_query_all(struct inventory *inv, const struct inventory_opts *o)
 		}
 	}
 
-	/* One deadline for all: they started together, each gets tmo. */
-	struct timespec dl;
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += tmo / 1000;
-	dl.tv_nsec += (long)(tmo % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
+	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
+	b->deadline.tv_sec += tmo / 1000;
+	b->deadline.tv_nsec += (long)(tmo % 1000) * 1000000L;
+	if (b->deadline.tv_nsec >= 1000000000L) {
+		b->deadline.tv_sec++;
+		b->deadline.tv_nsec -= 1000000000L;
 	}
+	/* drives that needed no query (sim, blobs, skipped) are final already */
+	for (size_t i = 0; i < inv->n_drv; i++)
+		if (inv->drv[i].ata.state != ATA_PENDING)
+			ata_apply_identify(&inv->drv[i]);
+	*out = b;
+	return 0;
+}
+
+int
+ata_query_collect(struct inventory *inv, struct ata_batch *b, bool wait, size_t *changed,
+		  size_t n_changed_max, size_t *n_changed)
+{
+	size_t nc = 0;
 	pthread_mutex_lock(&b->mu);
-	while (b->pending > 0)
-		if (pthread_cond_timedwait(&b->cv, &b->mu, &dl) == ETIMEDOUT)
-			break;
+	if (wait)
+		while (b->pending > 0)
+			if (pthread_cond_timedwait(&b->cv, &b->mu, &b->deadline) == ETIMEDOUT)
+				break;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	bool expired = now.tv_sec > b->deadline.tv_sec ||
+		       (now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec);
+	bool all = true;
 	for (size_t k = 0; k < b->n; k++) {
 		struct job *j = &b->jobs[k];
-		struct drive *d = &inv->drv[j->drive];
-		if (j->done) {
-			d->ata = j->info;	/* ownership of attrs moves to the drive */
-			j->done = false;
-			if (j->blob && o->save_blobs)
-				save_blob(inv, o->save_blobs, d, j->blob, j->blob_len);
-			free(j->blob);
-			j->blob = NULL;
-			if (d->ata.state != ATA_OK && d->ata.state != ATA_NOT_ATA) {
-				strlist_addf(&inv->notes, "%s: ATA/SMART: %s", d->name, d->ata.reason);
-				inv->incomplete = true;
-			}
-		} else {
-			j->abandoned = true;
-			d->ata.state = ATA_NO_ANSWER;
-			snprintf(d->ata.reason, sizeof d->ata.reason, "no answer within %u s",
-				 (tmo + 999) / 1000);
-			strlist_addf(&inv->notes, "%s: ATA/SMART: no answer within %u s", d->name,
-				     (tmo + 999) / 1000);
-			inv->incomplete = true;
+		if (j->collected)
+			continue;
+		if (!j->done && !expired) {
+			all = false;
+			continue;
 		}
+		collect_job(inv, b, j);
+		if (changed && nc < n_changed_max)
+			changed[nc] = j->drive;
+		nc++;
 	}
 	pthread_mutex_unlock(&b->mu);
-	batch_unref(b);
+	if (n_changed)
+		*n_changed = nc;
+	if (all)
+		batch_unref(b);
+	return all ? 1 : 0;
+}
 
-	for (size_t i = 0; i < inv->n_drv; i++)
-		ata_apply_identify(&inv->drv[i]);
+void
+ata_query_abandon(struct ata_batch *b)
+{
+	pthread_mutex_lock(&b->mu);
+	for (size_t k = 0; k < b->n; k++)
+		b->jobs[k].abandoned = !b->jobs[k].collected;
+	pthread_mutex_unlock(&b->mu);
+	batch_unref(b);
+}
+
+int
+ata_query_all(struct inventory *inv, const struct inventory_opts *o)
+{
+	struct ata_batch *b;
+	int rc = ata_query_start(inv, o, &b);
+	if (rc < 0)
+		return rc;
+	ata_query_collect(inv, b, true, NULL, 0, NULL);
 	return 0;
 }

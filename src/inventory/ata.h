@@ -27,6 +27,18 @@ int ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *
  * (sector sizes, rpm, model/serial when sysfs lacked them). */
 int ata_query_all(struct inventory *inv, const struct inventory_opts *o);
 
+/* The same in two halves, for the dashboard: start the queries and return
+ * at once (drives left ATA_PENDING), then collect what has arrived, from the
+ * thread that owns the inventory.  collect returns 1 when the batch is done
+ * (and freed: do not use it again), 0 while queries are outstanding; the
+ * drives it updated are listed in changed[]. */
+struct ata_batch;
+int ata_query_start(struct inventory *inv, const struct inventory_opts *o, struct ata_batch **b);
+int ata_query_collect(struct inventory *inv, struct ata_batch *b, bool wait, size_t *changed,
+		      size_t n_changed_max, size_t *n_changed);
+/* Give up on an unfinished batch: late answers are dropped, b is released. */
+void ata_query_abandon(struct ata_batch *b);
+
 /* Tests only: replace the per-drive query ata_query_all runs in its threads
  * (NULL restores ata_query_device). */
 typedef int (*ata_query_fn)(const char *devpath, unsigned timeout_ms, struct ata_info *out,

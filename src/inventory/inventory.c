@@ -84,6 +84,8 @@ controller_free(struct controller *c)
 void
 inventory_free(struct inventory *inv)
 {
+	if (inv->ata_pending)
+		ata_query_abandon(inv->ata_pending);
 	for (size_t i = 0; i < inv->n_drv; i++)
 		drive_free(&inv->drv[i]);
 	for (size_t i = 0; i < inv->n_ctrl; i++)
@@ -183,8 +185,9 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 		return rc;
 
 	/* Also under --no-ata: it still decodes --ata-blob files and marks the
-	 * rest "not queried". */
-	rc = ata_query_all(inv, o);
+	 * rest "not queried".  The dashboard does not wait: sysfs facts first,
+	 * ATA/SMART as they arrive (inventory_poll). */
+	rc = o->ata_async ? ata_query_start(inv, o, &inv->ata_pending) : ata_query_all(inv, o);
 	if (rc < 0) {
 		inv->incomplete = true;
 		strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
@@ -208,4 +211,23 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	for (size_t i = 0; i < inv->n_drv; i++)
 		smr_assess(&inv->drv[i]);
 	return 0;
+}
+
+size_t
+inventory_poll(struct inventory *inv)
+{
+	size_t n = 0;
+	if (!inv->ata_pending)
+		return 0;
+	size_t *changed = calloc(inv->n_drv ? inv->n_drv : 1, sizeof *changed);
+	if (!changed)
+		return 0;	/* try again next time */
+	if (ata_query_collect(inv, inv->ata_pending, false, changed, inv->n_drv, &n))
+		inv->ata_pending = NULL;	/* done and released */
+	for (size_t i = 0; i < n && i < inv->n_drv; i++) {
+		refresh_id(&inv->drv[changed[i]]);
+		smr_assess(&inv->drv[changed[i]]);	/* the ATA facts are its evidence */
+	}
+	free(changed);
+	return n;
 }

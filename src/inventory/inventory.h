@@ -180,6 +180,7 @@ struct inventory {
 	struct strlist notes;		/* one line each: what could not be read, and why */
 	bool incomplete;		/* some facts unavailable (exit 1 with --strict) */
 	char error[320];		/* when inventory_scan fails: the one-line reason */
+	struct ata_batch *ata_pending;	/* ata_async: queries still out (inventory_poll) */
 };
 
 struct blob_arg {			/* --ata-blob NAME=FILE */
@@ -197,6 +198,7 @@ struct inventory_opts {
 	const char *save_blobs;		/* directory */
 	unsigned ata_timeout_ms;	/* per query, default 5000 */
 	bool no_ata;			/* skip ATA/SMART queries */
+	bool ata_async;			/* return before ATA answers; inventory_poll folds them in */
 	bool demo;			/* add the simulated rig */
 	const char *demo_rig;		/* rig file, NULL = built-in seed-bench.rig */
 	const char *const *sim_models;	/* --sim-model files */
@@ -209,6 +211,10 @@ void inventory_opts_default(struct inventory_opts *o);
  * see inv->notes) or -errno when nothing could be enumerated at all. */
 int inventory_scan(struct inventory *inv, const struct inventory_opts *o);
 void inventory_free(struct inventory *inv);
+/* With ata_async: fold in the ATA/SMART answers that have arrived (call from
+ * the thread that owns inv).  Returns how many drives changed; 0 when nothing
+ * new or nothing pending. */
+size_t inventory_poll(struct inventory *inv);
 
 /* Lookups: by kernel name ("sda", "/dev/sda"), controller by "ctrl:N",
  * "ctrl:ADDRESS", "ctrlN" or address.  NULL / -1 when not found. */

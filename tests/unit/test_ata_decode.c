@@ -622,6 +622,52 @@ add(struct inventory *inv, const char *name, const char *path, enum ds_transport
 	return d;
 }
 
+/* The dashboard's way: start, show the drives at once, fold answers in as
+ * they arrive; a slow drive holds back nobody (no clock involved: the stuck
+ * drive answers when the test says so). */
+static void
+test_query_async(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	struct inventory_opts o;
+	memset(&inv, 0, sizeof inv);
+	inventory_opts_default(&o);
+	o.ata_timeout_ms = 600000;	/* never reached: the test releases it */
+	add(&inv, "sda", "/dev/fake-a", TR_SATA);
+	add(&inv, "sdb", "/dev/stuck", TR_SATA);
+	stuck_release = stuck_returned = false;
+	ata_query_set_hook(fake_query);
+	assert_int_equal(ata_query_start(&inv, &o, &inv.ata_pending), 0);
+	assert_non_null(inv.ata_pending);
+	assert_int_equal(inv.drv[1].ata.state, ATA_PENDING);
+
+	/* sda answers on its own; sdb stays pending */
+	for (int i = 0; i < 100000 && inv.drv[0].ata.state == ATA_PENDING; i++) {
+		inventory_poll(&inv);
+		usleep(1000);
+	}
+	assert_int_equal(inv.drv[0].ata.state, ATA_OK);
+	assert_string_equal(inv.drv[0].model, "WDC WD20EFRX-68AX9N0");	/* folded in */
+	assert_int_not_equal(inv.drv[0].smr.evidence.n, 0);		/* assessed again */
+	assert_int_equal(inv.drv[1].ata.state, ATA_PENDING);
+	assert_non_null(inv.ata_pending);
+
+	pthread_mutex_lock(&hook_mu);
+	stuck_release = true;
+	pthread_cond_broadcast(&hook_cv);
+	pthread_mutex_unlock(&hook_mu);
+	for (int i = 0; i < 100000 && inv.ata_pending; i++) {
+		inventory_poll(&inv);
+		usleep(1000);
+	}
+	assert_null(inv.ata_pending);		/* done and released */
+	assert_int_equal(inv.drv[1].ata.state, ATA_OK);
+	assert_int_equal(inventory_poll(&inv), 0);
+	ata_query_set_hook(NULL);
+	inventory_free(&inv);
+}
+
 static void
 test_query_all_stuck_drive(void **state)
 {
@@ -762,7 +808,7 @@ main(void)
 		T(test_rotation_word217), T(test_trim_and_word69), T(test_zoned_word69),
 		T(test_ncq_and_sata_speeds), T(test_smart_words), T(test_blob_round_trip),
 		T(test_corrupt_blobs), T(test_blob_file_errors), T(test_fixture_blob),
-		T(test_apply_identify), T(test_query_all_stuck_drive), T(test_query_all_blob_args),
+		T(test_apply_identify), T(test_query_all_stuck_drive), T(test_query_async), T(test_query_all_blob_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
