@@ -64,6 +64,21 @@ trim_label(const struct drive *d)
 	return "?";
 }
 
+/* Short enough for the table: libatasmart's overall names are long. */
+static const char *
+smart_short(const char *overall)
+{
+	static const struct { const char *from, *to; } map[] = {
+		{ "good", "good" }, { "bad_attribute_in_the_past", "old-fail" },
+		{ "bad_sector", "bad-sect" }, { "bad_sector_many", "bad-sects" },
+		{ "bad_attribute_now", "FAILING" }, { "bad_status", "FAILING" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (strcmp(overall, map[i].from) == 0)
+			return map[i].to;
+	return overall[0] ? overall : "?";
+}
+
 void
 fmt_smart(const struct drive *d, char *buf, size_t n)
 {
@@ -80,7 +95,7 @@ fmt_smart(const struct drive *d, char *buf, size_t n)
 	else if (s->status_good.known && !s->status_good.v)
 		snprintf(buf, n, "FAILING");
 	else
-		snprintf(buf, n, "%.10s", s->overall[0] ? s->overall : "?");
+		snprintf(buf, n, "%s", smart_short(s->overall));
 }
 
 void
@@ -97,6 +112,25 @@ fmt_link(const struct pci_link *l, char *buf, size_t n)
 			 l->cap_gts, l->cap_width);
 }
 
+/* "  ! sda: text", folded at word boundaries to stay within 100 columns. */
+static void
+print_wrapped(FILE *f, const char *who, const char *text)
+{
+	int col = fprintf(f, "  ! %s:", who), indent = 4;
+	while (*text) {
+		text += strspn(text, " ");
+		size_t w = strcspn(text, " ");
+		if (!w)
+			break;
+		if (col + 1 + (int)w > 100 && col > indent)
+			col = fprintf(f, "\n%*s%.*s", indent, "", (int)w, text) - 1;
+		else
+			col += fprintf(f, " %.*s", (int)w, text);
+		text += w;
+	}
+	fputc('\n', f);
+}
+
 static void
 print_drive(FILE *f, const struct drive *d)
 {
@@ -108,7 +142,7 @@ print_drive(FILE *f, const struct drive *d)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
 	access_text(d, acc, sizeof acc);
 	const char *model = d->model[0] ? d->model : (d->backing[0] ? d->backing : "?");
-	fprintf(f, "  %-9.9s %-26.26s %9s %-5s %-9s %-4s %-11s %-9s %4s",
+	fprintf(f, "  %-8.8s %-19.19s %7s %-4s %-8s %-4s %-8s %-9s %3s",
 		d->name, model, cap, sector_label(d), rot, trim_label(d),
 		smr_verdict_name(d->smr.verdict), smart, temp);
 	if (d->access != ACC_OK && d->access != ACC_UNCHECKED)
@@ -117,14 +151,14 @@ print_drive(FILE *f, const struct drive *d)
 		fprintf(f, " virtual");
 	fputc('\n', f);
 	for (size_t i = 0; i < d->warnings.n; i++)
-		fprintf(f, "  ! %s: %s\n", d->name, d->warnings.v[i]);
+		print_wrapped(f, d->name, d->warnings.v[i]);
 }
 
 static void
 print_header(FILE *f)
 {
-	fprintf(f, "  %-9s %-24s %9s %-5s %-9s %-4s %-9s %-11s %4s\n", "DRIVE", "MODEL", "SIZE",
-		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TEMP");
+	fprintf(f, "  %-8s %-19s %7s %-4s %-8s %-4s %-8s %-9s %3s\n", "DRIVE", "MODEL", "SIZE",
+		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TMP");
 }
 
 void
