@@ -284,6 +284,8 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 {
 	struct tui_ctx *c = ctx;
 	const struct bench_test *t = bench_find(test);
+	struct plan plan;
+	struct runner *r = NULL;
 	int rc, bad = -1;
 
 	if (!t) {
@@ -294,19 +296,18 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 		snprintf(err, errlen, "a test is running: stop it first (s)");
 		return -EBUSY;
 	}
-	tui_drop_run(c);
 	if (c->have_pending && strcmp(c->pending.test->name, test) == 0) {
-		c->plan = c->pending;		/* every option the command line gave */
+		plan = c->pending;		/* every option the command line gave */
 		c->have_pending = false;
 	} else {
-		plan_init(&c->plan, t);
+		plan_init(&plan, t);
 		for (size_t i = 0; i < n; i++)
-			if (strlist_add(&c->plan.user_targets, targets[i])) {
-				plan_free(&c->plan);
+			if (strlist_add(&plan.user_targets, targets[i])) {
+				plan_free(&plan);
 				return -ENOMEM;
 			}
 		if (params) {	/* the picker's form; the test keeps its pattern and mix */
-			struct run_params *pp = &c->plan.params;
+			struct run_params *pp = &plan.params;
 			pp->bs = params->bs ? params->bs : pp->bs;
 			pp->qd = params->qd ? params->qd : pp->qd;
 			if (params->seconds > 0)
@@ -317,25 +318,27 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			}
 			if (params->data[0])
 				snprintf(pp->data, sizeof pp->data, "%s", params->data);
-			c->plan.set_bs = c->plan.set_qd = true;
-			c->plan.set_time = params->seconds > 0;
+			plan.set_bs = plan.set_qd = true;
+			plan.set_time = params->seconds > 0;
 		}
 	}
+	plan.topts.destroy_data = confirm;
+	rc = plan_resolve_targets(&plan, c->g, err, errlen);
+	if (!rc)
+		rc = plan_build(&plan, err, errlen);
+	if (!rc)
+		rc = runner_create(&plan, &r, &bad, err, errlen);
+	if (rc) {	/* the previous result stays, still shown and exportable */
+		plan_free(&plan);
+		return rc;
+	}
+	tui_drop_run(c);
+	c->plan = plan;
 	c->have_plan = true;
-	c->plan.topts.destroy_data = confirm;
-	rc = plan_resolve_targets(&c->plan, c->g, err, errlen);
-	if (!rc)
-		rc = plan_build(&c->plan, err, errlen);
-	if (!rc)
-		rc = runner_create(&c->plan, &c->r, &bad, err, errlen);
-	if (!rc && (rc = runner_start(c->r)) < 0)
+	c->r = r;
+	if ((rc = runner_start(c->r)) < 0) {
 		snprintf(err, errlen, "cannot start: %s", strerror(-rc));
-	if (rc) {
-		if (c->r)
-			runner_destroy(c->r);
-		c->r = NULL;
-		plan_free(&c->plan);
-		c->have_plan = false;
+		tui_drop_run(c);
 	}
 	return rc;
 }
@@ -429,8 +432,11 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 	for (size_t i = 0; i < n_show; i++)
 		uo.show[i] = show[i];
 	g->inv.ata_async = true;	/* sysfs facts at once, ATA/SMART as they arrive */
-	if ((rc = scan(&inv, g)))
+	if ((rc = scan(&inv, g))) {
+		if (c.have_pending)
+			plan_free(&c.pending);
 		return rc;
+	}
 	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
 	 * for the virtual clock, so a run ends at once and repeats exactly. */
 	sim_set_clock(g->sim_speed == 0, g->sim_speed > 0 ? g->sim_speed : 1);

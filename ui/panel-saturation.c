@@ -65,6 +65,9 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		unsigned k = st->n_active ? st->n_active : st->index;
 		int x = PX(k);
 
+		if (!isfinite(st->aggregate_mbps))
+			continue;	/* not measured (interrupted): no point */
+
 		if (st->ideal_mbps > 0) {
 			int y = PY(st->ideal_mbps);
 
@@ -91,6 +94,9 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 	for (size_t i = 0; i < ns; i++) {
 		const struct snap_step *st = &s->steps[i];
 		unsigned k = st->n_active ? st->n_active : st->index;
+
+		if (!isfinite(st->aggregate_mbps))
+			continue;
 		int cx = PX(k) / c.dx, cy = PY(st->aggregate_mbps) / c.dy;
 		bool knee = s->knee_drives > 0 && (int)k == s->knee_drives;
 

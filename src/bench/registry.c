@@ -75,37 +75,46 @@ errno_name(int e)
 	return NULL;
 }
 
+/* One "errors" verdict for a target result with I/O errors; where names the
+ * step or the solo pass. */
+static void
+verdict_target_errors(struct run_result *r, const struct target_result *t, const char *where)
+{
+	if (!t->err.count)
+		return;
+	char by[128] = "";
+	size_t o = 0;
+	for (size_t k = 0; k < t->err.n_errno && o < sizeof(by); k++) {
+		const char *n = errno_name(t->err.by_errno[k].err);
+		char tmp[24];
+		if (!n) {
+			snprintf(tmp, sizeof(tmp), "errno %d", t->err.by_errno[k].err);
+			n = tmp;
+		}
+		o += (size_t)snprintf(by + o, sizeof(by) - o, "%s%llu %s", k ? ", " : "",
+				      (unsigned long long)t->err.by_errno[k].count, n);
+	}
+	result_add_verdict(r, "errors", 0, 0,
+		"%s%s: %llu I/O error%s (%s), first at byte %llu, last at byte %llu",
+		t->target, where, (unsigned long long)t->err.count,
+		t->err.count == 1 ? "" : "s", by,
+		(unsigned long long)t->err.first_offset,
+		(unsigned long long)t->err.last_offset);
+}
+
 /* One sentence per target that had errors (every step it ran in). */
 void
 bench_verdict_errors(const struct plan *p, struct run_result *r)
 {
+	/* the solo passes feed the ideal line: their errors count too */
+	for (size_t i = 0; i < r->n_solo; i++)
+		verdict_target_errors(r, &r->solo[i], " (solo pass)");
 	for (size_t s = 0; s < r->n_steps; s++) {
 		const struct step_result *st = &r->steps[s];
-		for (size_t i = 0; i < st->n_res; i++) {
-			const struct target_result *t = &st->res[i];
-			if (!t->err.count)
-				continue;
-			char by[128] = "";
-			size_t o = 0;
-			for (size_t k = 0; k < t->err.n_errno && o < sizeof(by); k++) {
-				const char *n = errno_name(t->err.by_errno[k].err);
-				char tmp[24];
-				if (!n) {
-					snprintf(tmp, sizeof(tmp), "errno %d", t->err.by_errno[k].err);
-					n = tmp;
-				}
-				o += (size_t)snprintf(by + o, sizeof(by) - o, "%s%llu %s", k ? ", " : "",
-						      (unsigned long long)t->err.by_errno[k].count, n);
-			}
-			char where[24] = "";
-			if (r->n_steps > 1)
-				snprintf(where, sizeof(where), " (step %u)", st->index);
-			result_add_verdict(r, "errors", 0, 0,
-				"%s%s: %llu I/O error%s (%s), first at byte %llu, last at byte %llu",
-				t->target, where, (unsigned long long)t->err.count,
-				t->err.count == 1 ? "" : "s", by,
-				(unsigned long long)t->err.first_offset,
-				(unsigned long long)t->err.last_offset);
-		}
+		char where[24] = "";
+		if (r->n_steps > 1)
+			snprintf(where, sizeof(where), " (step %u)", st->index);
+		for (size_t i = 0; i < st->n_res; i++)
+			verdict_target_errors(r, &st->res[i], where);
 	}
 }

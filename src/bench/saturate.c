@@ -99,6 +99,12 @@ saturate_verdict(const struct plan *p, struct run_result *r)
 			result_add_verdict(r, "saturation", 0, 0,
 				"no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal; link ceiling unknown%s",
 				s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps, ctx);
+	} else if (r->interrupted && r->n_steps < p->n_steps) {
+		result_add_verdict(r, "saturation", 0, ceil,
+			"interrupted after %zu of %zu steps, before scaling could be judged",
+			r->n_steps, p->n_steps);
+	} else if (!isfinite(r->steps[0].aggregate_mbps)) {
+		result_add_verdict(r, "saturation", 0, ceil, "no step was measured");
 	} else {
 		result_add_verdict(r, "saturation", 0, ceil,
 			"only one drive: no scaling to judge (%.0f MB/s)", r->steps[0].aggregate_mbps);

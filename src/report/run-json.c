@@ -34,6 +34,13 @@ run_errno_parse(const char *name)
 }
 
 /* A double with `prec` significant decimals; NaN/inf -> null. */
+/* json-c asserts on array calls with anything else: check first. */
+static bool
+is_array(struct json_object *o)
+{
+	return o && json_object_is_type(o, json_type_array);
+}
+
 static struct json_object *
 jd(double v, int prec)
 {
@@ -350,7 +357,8 @@ target_load(struct json_object *o, struct target_result *t)
 				   *pos = get(s, "pos");
 		size_t n = m && json_object_is_type(m, json_type_array) ? json_object_array_length(m) : 0;
 		if (n) {
-			if (!i || json_object_array_length(i) != n || !p || json_object_array_length(p) != n)
+			if (!is_array(i) || json_object_array_length(i) != n ||
+			    !is_array(p) || json_object_array_length(p) != n)
 				return -EINVAL;
 			t->series.n = n;
 			t->series.mbps = gfloats(m, n);
@@ -366,7 +374,7 @@ target_load(struct json_object *o, struct target_result *t)
 	if (h) {
 		struct json_object *u = get(h, "upper_us"), *c = get(h, "count");
 		size_t n = u && json_object_is_type(u, json_type_array) ? json_object_array_length(u) : 0;
-		if (n && c && json_object_array_length(c) == n) {
+		if (n && is_array(c) && json_object_array_length(c) == n) {
 			t->hist.upper_us = calloc(n, sizeof(double));
 			t->hist.count = calloc(n, sizeof(uint64_t));
 			if (!t->hist.upper_us || !t->hist.count)

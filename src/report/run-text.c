@@ -66,8 +66,11 @@ run_text_print(FILE *f, const struct run_result *r)
 		for (size_t k = 0; k < st->n_res; k++)
 			target_row(f, idx, &st->res[k]);
 		if (multi || st->n_res > 1) {
-			fprintf(f, "%-5s %-16s %9.1f", "", "= aggregate", st->aggregate_mbps);
-			if (st->ideal_mbps > 0)
+			if (isfinite(st->aggregate_mbps))
+				fprintf(f, "%-5s %-16s %9.1f", "", "= aggregate", st->aggregate_mbps);
+			else
+				fprintf(f, "%-5s %-16s %9s", "", "= aggregate", "?");
+			if (st->ideal_mbps > 0 && isfinite(st->aggregate_mbps))
 				fprintf(f, "   ideal %.1f MB/s (%.0f %%)", st->ideal_mbps,
 					100.0 * st->aggregate_mbps / st->ideal_mbps);
 			fputc('\n', f);

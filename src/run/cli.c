@@ -111,7 +111,7 @@ static int
 o_time(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	double s;
-	if (parse_seconds(v, &s))
+	if (parse_seconds(v, &s) || s > 1e8)	/* ~3 years: past that the ns clock wraps */
 		return BAD("--time %s: a duration (10, 10s, 500ms, 2m; 0 = one pass over the region)", v);
 	p->params.seconds = s;
 	p->set_time = true;
@@ -274,7 +274,7 @@ static int
 o_ramp(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	double s;
-	if (parse_seconds(v, &s))
+	if (parse_seconds(v, &s) || s > 1e8)
 		return BAD("--ramp %s: a duration (0, 2, 2s, 500ms)", v);
 	p->params.ramp_s = s;
 	p->set_ramp = true;
@@ -479,6 +479,9 @@ has_problems(const struct run_result *r)
 	for (size_t i = 0; i < r->n_verdicts; i++)
 		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link"))
 			return true;
+	for (size_t k = 0; k < r->n_solo; k++)
+		if (r->solo[k].err.count || r->solo[k].note[0])
+			return true;
 	for (size_t s = 0; s < r->n_steps; s++)
 		for (size_t k = 0; k < r->steps[s].n_res; k++)
 			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
@@ -544,21 +547,33 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 		plan_free(&p);
 		return EXIT_USAGE;
 	}
-	struct runner *r;
-	int bad = -1;
-	rc = runner_create(&p, &r, &bad, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "diskscope: %s\n", err);
-		plan_free(&p);
-		/* -EPERM from the guard; a missing/unopenable target is bad input */
-		return rc == -EPERM ? EXIT_REFUSED : rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK ||
-			rc == -ENODEV || rc == -ENXIO ? EXIT_USAGE : EXIT_PROBLEMS;
-	}
+	/* Signals are ours before any target opens: a Ctrl-C while a scratch
+	 * file is being filled must still remove it (target_close). */
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	got_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	struct runner *r;
+	int bad = -1;
+	rc = runner_create(&p, &r, &bad, err, sizeof(err));
+	if (!rc && got_signal) {	/* interrupted while opening: nothing measured */
+		runner_destroy(r);
+		rc = -EINTR;
+		snprintf(err, sizeof(err), "interrupted before the test started");
+	}
+	if (rc) {
+		int sig = got_signal;
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		fprintf(stderr, "diskscope: %s\n", err);
+		plan_free(&p);
+		if (sig)
+			return sig == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+		/* -EPERM from the guard; a missing/unopenable target is bad input */
+		return rc == -EPERM ? EXIT_REFUSED : rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK ||
+			rc == -ENODEV || rc == -ENXIO ? EXIT_USAGE : EXIT_PROBLEMS;
+	}
 	bool tty = isatty(2);
 	rc = runner_start(r);
 	if (rc) {

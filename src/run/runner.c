@@ -140,7 +140,7 @@ struct runner {
 	bool started;
 	atomic_bool stop;
 	atomic_bool over;
-	int stop_reason;
+	atomic_int stop_reason;		/* set by whoever stops, read by the runner thread */
 	pthread_mutex_t mu;		/* guards snap, live[].snap, result */
 	pthread_cond_t cv;
 	struct run_snapshot snap;
@@ -169,8 +169,13 @@ region_of(const struct plan *p, const struct target *t, uint64_t *s, uint64_t *e
 	uint64_t size = t->size;
 	if (p->region_lba) {
 		uint64_t lb = t->logical ? t->logical : 512;
-		*s = p->region_lba_start * lb;
-		*e = p->region_lba_end ? p->region_lba_end * lb : size;
+		/* an LBA past the end must not wrap round to the start of the disk */
+		if (__builtin_mul_overflow(p->region_lba_start, lb, s))
+			*s = UINT64_MAX;
+		if (!p->region_lba_end)
+			*e = size;
+		else if (__builtin_mul_overflow(p->region_lba_end, lb, e))
+			*e = UINT64_MAX;
 	} else {
 		*s = (uint64_t)(p->params.region_start * (double)size);
 		*e = (uint64_t)(p->params.region_end * (double)size);
@@ -188,6 +193,13 @@ static int
 check_target(const struct plan *p, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t s, e;
+	if (p->region_lba &&
+	    (p->region_lba_start >= t->size / (t->logical ? t->logical : 512))) {
+		snprintf(err, errlen, "%s: --region starts at LBA %llu, past its end (%llu sectors)",
+			 t->name, (unsigned long long)p->region_lba_start,
+			 (unsigned long long)(t->size / (t->logical ? t->logical : 512)));
+		return -EINVAL;
+	}
 	region_of(p, t, &s, &e);
 	int rc = target_check_io(t, s, p->params.bs, err, errlen);
 	if (rc)
@@ -619,8 +631,13 @@ runner_main(void *arg)
 		pthread_mutex_unlock(&r->mu);
 		run_step(r, st, i, sr->res, &sr->cpu_usr_s, &sr->cpu_sys_s, &sr->seconds);
 		r->res.n_steps = i + 1;
-		for (size_t k = 0; k < sr->n_res; k++)
+		bool measured = false;
+		for (size_t k = 0; k < sr->n_res; k++) {
 			sr->aggregate_mbps += sr->res[k].mbps;
+			measured |= sr->res[k].seconds > 0;
+		}
+		if (!measured)	/* interrupted before anything was measured: unknown, not 0 */
+			sr->aggregate_mbps = NAN;
 		/* step 1 of a sweep is the first drive's solo rate */
 		if (i == 0 && p->n_solo && st->n == 1)
 			r->live[st->idx[0]].single_mbps = sr->res[0].mbps;

@@ -211,8 +211,7 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			rc = -ENOMEM;
 	}
 	free(v);
-	if (have_inv)
-		inventory_free(&inv);
+	inventory_free(&inv);	/* also a partly filled one when the scan failed */
 	if (!rc)
 		shared_backing(p);
 	return rc;
