@@ -163,8 +163,15 @@ run_json(const struct run_result *r)
 	json_object_object_add(pj, "size", p->size ? ju64(p->size) : NULL);
 	json_object_object_add(pj, "ramp_s", jd(p->ramp_s, 3));
 	struct json_object *reg = json_object_new_object();
-	json_object_object_add(reg, "start", jd(p->region_start, 6));
-	json_object_object_add(reg, "end", jd(p->region_end, 6));
+	if (p->region_lba) {
+		json_object_object_add(reg, "unit", json_object_new_string("lba"));
+		json_object_object_add(reg, "start", ju64(p->region_lba_start));
+		json_object_object_add(reg, "end", p->region_lba_end ? ju64(p->region_lba_end) : NULL);
+	} else {
+		json_object_object_add(reg, "unit", json_object_new_string("fraction"));
+		json_object_object_add(reg, "start", jd(p->region_start, 6));
+		json_object_object_add(reg, "end", jd(p->region_end, 6));
+	}
 	json_object_object_add(pj, "region", reg);
 	json_object_object_add(pj, "pattern", json_object_new_string(p->pattern));
 	json_object_object_add(pj, "stride", p->stride ? ju64(p->stride) : NULL);
@@ -407,8 +414,19 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 		r->params.size = gu(p, "size");
 		r->params.ramp_s = gd(p, "ramp_s");
 		struct json_object *reg = get(p, "region");
-		r->params.region_start = reg ? gd(reg, "start") : 0;
-		r->params.region_end = reg ? gd(reg, "end") : 1;
+		char unit[16] = "";
+		if (reg)
+			gs(reg, "unit", unit, sizeof(unit));
+		r->params.region_lba = strcmp(unit, "lba") == 0;
+		if (r->params.region_lba) {
+			r->params.region_lba_start = gu(reg, "start");
+			r->params.region_lba_end = gu(reg, "end");
+			r->params.region_start = 0;
+			r->params.region_end = 1;
+		} else {
+			r->params.region_start = reg ? gd(reg, "start") : 0;
+			r->params.region_end = reg ? gd(reg, "end") : 1;
+		}
 		gs(p, "pattern", r->params.pattern, sizeof(r->params.pattern));
 		r->params.stride = gu(p, "stride");
 		gs(p, "data", r->params.data, sizeof(r->params.data));

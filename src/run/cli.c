@@ -183,6 +183,10 @@ o_region(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t
 		p->region_lba_start = ls;
 		p->region_lba_end = le;
 	}
+	/* the result records what was tested, in the unit the user gave */
+	p->params.region_lba = p->region_lba;
+	p->params.region_lba_start = ls;
+	p->params.region_lba_end = le;
 	return 0;
 }
 

@@ -83,7 +83,9 @@ struct run_params {
 	double seconds;		/* per step, 0 = by size */
 	uint64_t size;		/* bytes per target, 0 = by time */
 	double ramp_s;
-	double region_start, region_end;	/* fraction 0..1 */
+	double region_start, region_end;	/* fraction 0..1 (when !region_lba) */
+	bool region_lba;			/* the region was given in LBAs: */
+	uint64_t region_lba_start, region_lba_end;	/* logical sectors, end 0 = to the end */
 	char pattern[16];	/* seq, rand, stride */
 	uint64_t stride;	/* bytes, pattern stride */
 	char data[16];		/* random, zeros, compressible */
