@@ -306,7 +306,7 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 				plan_free(&plan);
 				return -ENOMEM;
 			}
-		if (params) {	/* the picker's form; the test keeps its pattern and mix */
+		if (params) {	/* the picker's form (it starts from the test's defaults) */
 			struct run_params *pp = &plan.params;
 			pp->bs = params->bs ? params->bs : pp->bs;
 			pp->qd = params->qd ? params->qd : pp->qd;
@@ -316,8 +316,12 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 				pp->region_start = params->region_start;
 				pp->region_end = params->region_end;
 			}
-			if (params->data[0])
-				snprintf(pp->data, sizeof pp->data, "%s", params->data);
+			if (params->data[0] && data_mode_parse(params->data, &plan.data) == 0)
+				snprintf(pp->data, sizeof pp->data, "%s", data_mode_name(plan.data));
+			if (params->pattern[0] && offsets_parse_pattern(params->pattern, &plan.pat) == 0) {
+				snprintf(pp->pattern, sizeof pp->pattern, "%s", params->pattern);
+				plan.set_pattern = true;
+			}
 			plan.set_bs = plan.set_qd = true;
 			plan.set_time = params->seconds > 0;
 		}
@@ -409,6 +413,7 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 		c.tests[i].name = bench_table[i]->name;
 		c.tests[i].summary = bench_table[i]->summary;
 		c.tests[i].writes = bench_table[i]->writes;
+		c.tests[i].defaults = bench_table[i]->defaults;
 		be.n_tests++;
 	}
 	if (argc > 0) {		/* TEST TARGET... [options]: check it all before curses */

@@ -4,6 +4,7 @@
  * in the core still has the last word. */
 #include <curses.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +70,51 @@ select_ctrl(struct ui *u, int c, bool on)
 	u->pk_ctrl = on && c >= 0 ? c : -1;
 }
 
+/* The form's choice nearest to v (by ratio: sizes and depths are powers). */
+static int
+nearest(const struct param_def *d, double v)
+{
+	int best = d->def;
+	double bd = INFINITY;
+
+	for (int i = 0; i < d->n; i++) {
+		double dist = fabs(log((d->v[i] + 1) / (v + 1)));
+
+		if (dist < bd) {
+			bd = dist;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Put the selected test's own defaults into the form (randread: 4 KiB,
+ * QD 32, random), so what the form shows is what will run. */
+static void
+load_defaults(struct ui *u)
+{
+	if (!u->be || u->pk_test < 0 || u->pk_test >= (int)u->be->n_tests)
+		return;
+	const struct run_params *d = &u->be->tests[u->pk_test].defaults;
+
+	for (int i = 0; i < PK_NPARAMS; i++)
+		u->pk_val[i] = params[i].def;
+	if (d->bs)
+		u->pk_val[0] = nearest(&params[0], d->bs);
+	if (d->qd)
+		u->pk_val[1] = nearest(&params[1], d->qd);
+	if (d->seconds > 0)
+		u->pk_val[2] = nearest(&params[2], d->seconds);
+	u->pk_val[4] = strcmp(d->pattern, "rand") == 0 || strcmp(d->pattern, "random") == 0;
+}
+
 void
 picker_open(struct ui *u)
 {
 	static bool once;
 
 	if (!once) {
-		for (int i = 0; i < PK_NPARAMS; i++)
-			u->pk_val[i] = params[i].def;
+		load_defaults(u);
 		once = true;
 	}
 	u->pk_focus = PK_TESTS;
@@ -476,11 +514,13 @@ panel_picker_key(struct ui *u, enum action a, int ch)
 	}
 	switch (u->pk_focus) {
 	case PK_TESTS:
-		if (a == ACT_UP && u->pk_test > 0)
+		if (a == ACT_UP && u->pk_test > 0) {
 			u->pk_test--;
-		else if (a == ACT_DOWN && u->pk_test + 1 < (int)u->be->n_tests)
+			load_defaults(u);
+		} else if (a == ACT_DOWN && u->pk_test + 1 < (int)u->be->n_tests) {
 			u->pk_test++;
-		else if (a == ACT_ENTER)
+			load_defaults(u);
+		} else if (a == ACT_ENTER)
 			u->pk_focus = PK_TARGETS;
 		else
 			return 0;
@@ -520,6 +560,7 @@ panel_picker_click(struct ui *u, const struct rect *r, int x, int y)
 
 	if (u->be && i >= 0 && i < (int)u->be->n_tests && x < r->x + r->w * 55 / 100) {
 		u->pk_test = i;
+		load_defaults(u);
 		u->pk_focus = PK_TESTS;
 	} else if (y == r->y + r->h - 2 && x < r->x + 22) {
 		return try_start(u);

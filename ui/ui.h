@@ -13,6 +13,7 @@ struct ui_test_info {		/* one row of the test picker */
 	const char *name;	/* "saturate" */
 	const char *summary;	/* one line */
 	bool writes;		/* destroys data on the target */
+	struct run_params defaults;	/* the test's own: the picker's form starts here */
 };
 
 struct ui_backend {

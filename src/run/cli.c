@@ -574,9 +574,13 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 		plan_free(&p);
 		if (sig)
 			return sig == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
-		/* -EPERM from the guard; a missing/unopenable target is bad input */
-		return rc == -EPERM ? EXIT_REFUSED : rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK ||
-			rc == -ENODEV || rc == -ENXIO ? EXIT_USAGE : EXIT_PROBLEMS;
+		/* -EPERM on a write is the guard's refusal; on a read it is the
+		 * device refusing the open: a target that cannot be used, like a
+		 * missing one, is bad input */
+		if (rc == -EPERM && p.topts.write)
+			return EXIT_REFUSED;
+		return rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK || rc == -ENODEV ||
+			rc == -ENXIO || rc == -EPERM || rc == -EACCES ? EXIT_USAGE : EXIT_PROBLEMS;
 	}
 	bool tty = isatty(2);
 	rc = runner_start(r);
