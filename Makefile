@@ -59,6 +59,15 @@ $(B)/%.o: %.c | $(DEPS_OK)
 	@$(if $(V),,echo '  CC      $<')
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
+# The install dir is compiled in (theme search): rebuild what uses it when
+# PREFIX/DATADIR change, e.g. `make install PREFIX=/opt/ds` after `make`.
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(DATADIR)' > $@
+$(B)/ui/theme.o: $(B)/datadir.stamp
+.PHONY: FORCE
+FORCE:
+
 $(B)/embedded.c: tools/embed.sh $(EMBED_IN) | $(DEPS_OK)
 	@mkdir -p $(B)
 	$(Q)sh tools/embed.sh $(EMBED_IN) > $@.tmp && mv $@.tmp $@
@@ -117,6 +126,7 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
 	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme
 	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 
 clean:
 	rm -rf build build-asan

@@ -118,7 +118,7 @@ static const struct gopt gopts[] = {
 	{ "--glyphs", true, "braille|block|ascii", "plot glyphs (default: from locale and TERM)", set_glyphs },
 	{ "--frames", true, "N", "exit the dashboard after N frames", set_frames },
 	{ "--sysfs-root", true, "DIR", "read block devices from DIR instead of /sys", set_sysfs },
-	{ "--pci-dump", true, "FILE", "read PCI devices from a libpci dump (lspci -x)", set_pcidump },
+	{ "--pci-dump", true, "FILE", "read PCI devices from a libpci dump (lspci -xxx output)", set_pcidump },
 	{ "--ata-blob", true, "NAME=FILE", "decode a saved ATA blob (skdump --save) as drive NAME", set_blob },
 	{ "--save-blobs", true, "DIR", "write each ATA drive's IDENTIFY/SMART blob to DIR", set_saveblobs },
 	{ "--no-ata", false, NULL, "skip ATA IDENTIFY/SMART queries", set_noata },
@@ -239,6 +239,9 @@ cmd_list(int argc, char **argv, struct global_opts *g)
 	} else {
 		inventory_print(stdout, &inv);
 		fflush(stdout);
+		/* what could not be read, and why: diagnostics, not table rows */
+		for (size_t i = 0; i < inv.notes.n; i++)
+			fprintf(stderr, "diskscope: note: %s\n", inv.notes.v[i]);
 	}
 	bool incomplete = inv.incomplete;
 	inventory_free(&inv);

@@ -86,7 +86,7 @@ fmt_smart(const struct drive *d, char *buf, size_t n)
 	case ATA_NOT_ATA: snprintf(buf, n, "n/a"); return;
 	case ATA_PENDING: snprintf(buf, n, "..."); return;
 	case ATA_NO_ANSWER: snprintf(buf, n, "no answer"); return;
-	case ATA_FAILED: snprintf(buf, n, "failed"); return;
+	case ATA_FAILED: snprintf(buf, n, "no data"); return;	/* not a failing drive */
 	case ATA_OK: break;
 	}
 	const struct smart_info *s = &d->ata.smart;
@@ -213,6 +213,5 @@ inventory_print(FILE *f, const struct inventory *inv)
 	if (!inv->n_drv)
 		fprintf(f, "no drives found\n");
 	free(shown);
-	for (size_t i = 0; i < inv->notes.n; i++)
-		fprintf(f, "note: %s\n", inv->notes.v[i]);
+
 }
