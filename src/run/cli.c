@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "bench/bench.h"
 #include "inventory/inventory.h"
@@ -522,6 +523,26 @@ check_output(const char *path, const char *opt, char *err, size_t errlen)
 	return 0;
 }
 
+/* A result document for a run that could not start (a target that would not
+ * open, a scratch directory that is full or read-only). */
+static void
+write_failed_json(const struct plan *p, const char *path, const char *why, bool interrupted)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.test, sizeof(r.test), "%s", p->test ? p->test->name : "");
+	for (size_t i = 0; i < p->user_targets.n; i++)
+		strlist_add(&r.targets, p->user_targets.v[i]);
+	r.params = p->params;
+	r.started = time(NULL);
+	r.interrupted = interrupted;
+	strlist_addf(&r.notes, "not started: %s", why);
+	int rc = run_json_write(&r, path);
+	if (rc)
+		fprintf(stderr, "diskscope: --json %s: %s\n", path, strerror(-rc));
+	run_result_free(&r);
+}
+
 int
 run_cli(int argc, char **argv, const struct global_opts *g)
 {
@@ -571,6 +592,8 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 		fprintf(stderr, "diskscope: %s\n", err);
+		if (out.json)	/* the JSON records what happened: nothing ran, and why */
+			write_failed_json(&p, out.json, err, sig != 0);
 		plan_free(&p);
 		if (sig)
 			return sig == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
