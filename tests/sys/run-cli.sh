@@ -121,8 +121,11 @@ echo "ok: ENOSPC -> $(cat "$T/err")"
 mkdir "$T/ro"
 mount -t tmpfs -o ro,size=8M tmpfs "$T/ro" || fail "mount ro"
 MNTS="$MNTS $T/ro"
-"$DS" run seqwrite "$T/ro" --file-size 4M --time 1 >"$T/out" 2>"$T/err"
+"$DS" run seqwrite "$T/ro" --file-size 4M --time 1 --json "$T/ro.json" >"$T/out" 2>"$T/err"
 rc=$?
+# the JSON records what happened: nothing ran, and why
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; assert not r["steps"] and "Read-only" in r["notes"][0], r' "$T/ro.json" ||
+  fail "read-only dir: the JSON does not say why nothing ran"
 [ $rc -ne 0 ] || fail "read-only dir: exit 0"
 grep -qi "read-only" "$T/err" || fail "read-only dir: no clear line: $(cat "$T/err")"
 [ "$(wc -l <"$T/err")" -eq 1 ] || fail "read-only: more than one line: $(cat "$T/err")"
