@@ -207,7 +207,10 @@ do_start(struct ui *u, const char *confirm)
 		ui_notice(u, EL_FAIL, "%s", err[0] ? err : strerror(-rc));
 		return rc;
 	}
-	ui_notice(u, EL_OK, "%s started on %zu target%s", t->name, n, n == 1 ? "" : "s");
+	if (whole)
+		ui_notice(u, EL_OK, "%s started on every drive of %s", t->name, spec);
+	else
+		ui_notice(u, EL_OK, "%s started on %zu target%s", t->name, n, n == 1 ? "" : "s");
 	started(u);
 	return 0;
 }

@@ -40,8 +40,14 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		measured += m > 0 ? m : res->steps[i].seconds;
 	}
 	fmt_secs(a, sizeof(a), res->virtual_time || !(res->seconds > 0) ? measured : res->seconds);
-	OUT(EL_TITLE, "%s on %zu target%s: %zu step%s, %s%s%s", res->test, res->targets.n,
-	    res->targets.n == 1 ? "" : "s", res->n_steps, res->n_steps == 1 ? "" : "s", a,
+	/* drives, not what the user typed: ctrl:1 is eight of them */
+	size_t nt = res->targets.n;
+
+	for (size_t i = 0; i < res->n_steps; i++)
+		if (res->steps[i].n_res > nt)
+			nt = res->steps[i].n_res;
+	OUT(EL_TITLE, "%s on %zu target%s: %zu step%s, %s%s%s", res->test, nt,
+	    nt == 1 ? "" : "s", res->n_steps, res->n_steps == 1 ? "" : "s", a,
 	    res->virtual_time ? " measured (virtual time)" : "", res->interrupted ? ", INTERRUPTED" : "");
 	if (res->ceiling_mbps > 0)
 		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps, res->ceiling_text);
