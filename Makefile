@@ -90,7 +90,7 @@ $(B)/diskscope: $(B)/src/main.o $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lin
 $(B)/tests/%: tests/unit/%.c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  TEST    $@')
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)

@@ -20,9 +20,12 @@ fake_agg(unsigned k)
 }
 
 static const struct ui_test_info fake_tests[] = {
-	{ "saturate", "controller saturation: reads on 1..N drives at once", false },
-	{ "seqread", "sequential read at a block size and queue depth", false },
-	{ "seqwrite", "sequential write at a block size and queue depth", true },
+	{ "saturate", "controller saturation: reads on 1..N drives at once", false,
+	  { .bs = 1 << 20, .qd = 8, .seconds = 10, .pattern = "seq" } },
+	{ "seqread", "sequential read at a block size and queue depth", false,
+	  { .bs = 1 << 20, .qd = 8, .seconds = 10, .pattern = "seq" } },
+	{ "seqwrite", "sequential write at a block size and queue depth", true,
+	  { .bs = 1 << 20, .qd = 8, .seconds = 10, .pattern = "seq" } },
 };
 
 struct fake_backend {
