@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "test_top.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -44,16 +45,8 @@ find_realdata(void)
 	snprintf(cand, sizeof cand, "%s/ata-blobs/ground-truth.csv", realdata);
 	if (access(cand, R_OK) == 0)
 		return true;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
+	if (test_top(exe, sizeof exe))
 		return false;
-	exe[n] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *s = strrchr(exe, '/');
-		if (!s)
-			return false;
-		*s = '\0';
-	}
 	snprintf(realdata, sizeof realdata, "%.*s/../shared/realdata", PATH_MAX - 32, exe);
 	snprintf(cand, sizeof cand, "%s/ata-blobs/ground-truth.csv", realdata);
 	return access(cand, R_OK) == 0;

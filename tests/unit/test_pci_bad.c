@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_top.h"
 #include "inventory/inventory.h"
 #include "inventory/pci.h"
 
@@ -25,22 +26,11 @@ static char tmpdir[] = "/tmp/ds-pci-bad-XXXXXX";
 static int
 find_fixtures(void)
 {
-	if (access("tests/fixtures/pci/truncated-64.dump", R_OK) == 0) {
-		snprintf(fix, sizeof fix, "tests/fixtures/pci");
-		return 0;
-	}
-	char exe[PATH_MAX];
-	ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (r <= 0)
-		return -ENOENT;
-	exe[r] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *sl = strrchr(exe, '/');
-		if (!sl)
-			return -ENOENT;
-		*sl = '\0';
-	}
-	if ((size_t)snprintf(fix, sizeof fix, "%.*s/tests/fixtures/pci", PATH_MAX - 32, exe) >=
+	char top[PATH_MAX];
+	int rc = test_top(top, sizeof top);
+	if (rc)
+		return rc;
+	if ((size_t)snprintf(fix, sizeof fix, "%.*s/tests/fixtures/pci", PATH_MAX - 32, top) >=
 	    sizeof fix)
 		return -ENAMETOOLONG;
 	return access(fix, R_OK) == 0 ? 0 : -ENOENT;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_top.h"
 #include "inventory/inventory.h"
 #include "inventory/pci.h"
 
@@ -253,23 +254,11 @@ test_lnkcap2(void **state)
 static int
 fixture_path(char *buf, size_t n, const char *rel)
 {
-	if (access(rel, R_OK) == 0) {
-		snprintf(buf, n, "%s", rel);
-		return 0;
-	}
-	/* build/tests/test_x -> repo top */
-	char exe[PATH_MAX];
-	ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (r <= 0)
-		return -ENOENT;
-	exe[r] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *sl = strrchr(exe, '/');
-		if (!sl)
-			return -ENOENT;
-		*sl = '\0';
-	}
-	if ((size_t)snprintf(buf, n, "%.*s/%s", (int)(n / 2), exe, rel) >= n)
+	char top[PATH_MAX];
+	int rc = test_top(top, sizeof top);
+	if (rc)
+		return rc;
+	if ((size_t)snprintf(buf, n, "%.*s/%s", (int)(n / 2), top, rel) >= n)
 		return -ENAMETOOLONG;
 	return access(buf, R_OK) == 0 ? 0 : -ENOENT;
 }

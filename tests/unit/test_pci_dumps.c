@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_top.h"
 #include "inventory/inventory.h"
 #include "inventory/pci.h"
 
@@ -198,19 +199,7 @@ static bool have_ids = true;		/* pci.ids loaded (no note says otherwise) */
 static int
 find_top(void)
 {
-	if (access("src/inventory/pci.h", R_OK) == 0)
-		return getcwd(top, sizeof top) ? 0 : -errno;
-	ssize_t r = readlink("/proc/self/exe", top, sizeof top - 1);
-	if (r <= 0)
-		return -ENOENT;
-	top[r] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *sl = strrchr(top, '/');
-		if (!sl)
-			return -ENOENT;
-		*sl = '\0';
-	}
-	return 0;
+	return test_top(top, sizeof top);
 }
 
 /* ---- per-dump checks ---- */
