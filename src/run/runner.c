@@ -245,7 +245,13 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	if (p->n_solo)
 		memcpy(r->plan.solo, p->solo, p->n_solo * sizeof(*p->solo));
 
-	const char *en = p->params.engine[0] ? p->params.engine : "uring";
+	/* Default engine: io_uring, except at queue depth 1, where a ring has
+	 * nothing to overlap and drivers without nowait support (zram, some
+	 * loop setups) push every uring I/O through a kernel worker thread:
+	 * measured on zram, 4K QD1, 25k IOPS with uring against 467k with
+	 * pread.  --engine still chooses. */
+	const char *en = p->params.engine[0] ? p->params.engine
+			 : p->params.qd == 1 ? "psync" : "uring";
 	r->ops_default = engine_find(en);
 	if (!r->ops_default) {
 		snprintf(err, errlen, "unknown engine '%s' (uring, psync, sim)", en);

@@ -86,7 +86,9 @@ def fio(dev, rw, bs, qd):
 
 def dsk(dev, rw, bs, qd):
     test = {"randread": "randread", "read": "seqread", "write": "seqwrite"}[rw]
-    cmd = [ds, "run", test, dev, "--bs", bs, "--qd", str(qd), "--time", "%g" % secs, "--json", "-"]
+    # io_uring on both sides (diskscope's default at QD1 is psync)
+    cmd = [ds, "run", test, dev, "--bs", bs, "--qd", str(qd), "--engine", "uring",
+           "--time", "%g" % secs, "--json", "-"]
     if rw == "write":
         cmd.append("--destroy-data=" + dev)
     text, cpu, rc = run_ru(cmd)
