@@ -237,7 +237,7 @@ smr_short(const struct drive *d)
 {
 	switch (d->smr.verdict) {
 	case SMR_UNLIKELY:
-		return "CMR";
+		return "CMR?";	/* SMR unlikely: probably CMR, not proven */
 	case SMR_POSSIBLE:
 		return "SMR?";
 	case SMR_LIKELY:
