@@ -161,63 +161,6 @@ copy_list(struct strlist *dst, const struct strlist *src)
 	return 0;
 }
 
-/* The region of a target in bytes: [*s, *e), start aligned down to the
- * target's offset alignment. */
-static void
-region_of(const struct plan *p, const struct target *t, uint64_t *s, uint64_t *e)
-{
-	uint64_t size = t->size;
-	if (p->region_lba) {
-		uint64_t lb = t->logical ? t->logical : 512;
-		/* an LBA past the end must not wrap round to the start of the disk */
-		if (__builtin_mul_overflow(p->region_lba_start, lb, s))
-			*s = UINT64_MAX;
-		if (!p->region_lba_end)
-			*e = size;
-		else if (__builtin_mul_overflow(p->region_lba_end, lb, e))
-			*e = UINT64_MAX;
-	} else {
-		*s = (uint64_t)(p->params.region_start * (double)size);
-		*e = (uint64_t)(p->params.region_end * (double)size);
-	}
-	if (*e > size)
-		*e = size;
-	uint64_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
-	*s = *s / al * al;
-	if (*s > *e)
-		*s = *e;
-}
-
-/* Block size, region and stride against one target: 0 or -EINVAL + reason. */
-static int
-check_target(const struct plan *p, const struct target *t, char *err, size_t errlen)
-{
-	uint64_t s, e;
-	if (p->region_lba &&
-	    (p->region_lba_start >= t->size / (t->logical ? t->logical : 512))) {
-		snprintf(err, errlen, "%s: --region starts at LBA %llu, past its end (%llu sectors)",
-			 t->name, (unsigned long long)p->region_lba_start,
-			 (unsigned long long)(t->size / (t->logical ? t->logical : 512)));
-		return -EINVAL;
-	}
-	region_of(p, t, &s, &e);
-	int rc = target_check_io(t, s, p->params.bs, err, errlen);
-	if (rc)
-		return rc;
-	if (e - s < p->params.bs) {
-		snprintf(err, errlen, "%s: the region (bytes %llu..%llu) holds no %u-byte block",
-			 t->name, (unsigned long long)s, (unsigned long long)e, p->params.bs);
-		return -EINVAL;
-	}
-	uint32_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
-	if (p->pat == OFS_STRIDE && p->params.stride % al) {
-		snprintf(err, errlen, "%s: stride %llu is not a multiple of its %u-byte logical block size",
-			 t->name, (unsigned long long)p->params.stride, al);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int
 runner_create(const struct plan *p, struct runner **out, int *bad_target, char *err, size_t errlen)
 {
@@ -289,7 +232,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 			r->n_t = i;	/* close only what opened */
 			goto fail;
 		}
-		rc = check_target(p, &r->t[i], err, errlen);
+		rc = plan_check_target(p, &r->t[i], err, errlen);
 		if (rc) {
 			if (bad_target)
 				*bad_target = (int)i;
@@ -340,7 +283,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->data = p->data;
 	wp->seed = p->params.seed + i;	/* each target its own sequence, all from --seed */
 	uint64_t s, e;
-	region_of(p, t, &s, &e);
+	plan_region(p, t, &s, &e);
 	wp->region_start = s;
 	wp->region_end = e;
 	wp->stride_step = p->params.stride ? p->params.stride : p->params.bs;

@@ -61,6 +61,12 @@ void plan_free(struct plan *p);
 int plan_add_step(struct plan *p, const unsigned *idx, unsigned n, double seconds, double ramp_s);
 int plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s);
 
+/* The region of a target in bytes, [*s, *e), the start aligned down to the
+ * target's offset alignment; an LBA past the end never wraps. */
+void plan_region(const struct plan *p, const struct target *t, uint64_t *s, uint64_t *e);
+/* Block size, region and stride against one target: 0 or -EINVAL + reason. */
+int plan_check_target(const struct plan *p, const struct target *t, char *err, size_t errlen);
+
 struct runner;
 
 /* Open every target (the guard decides on writes).  On failure: -errno,
