@@ -408,6 +408,16 @@ run_loop(struct worker *w)
 			inflight--;
 			w->free_slots[nfree++] = u->index;
 			PUB_STORE(pos, u->offset);
+			if (p->on_io) {
+				struct io_done d = {
+					.offset = u->offset, .len = u->len, .write = u->write,
+					.measured = td >= tm && td < tstop,
+					.res = u->result == (int)u->len ? 0 : u->result < 0 ? u->result : -EIO,
+					.lat_ns = td > u->start_ns ? td - u->start_ns : 0,
+					.t_ns = td > t0 ? td - t0 : 0,
+				};
+				p->on_io(p->on_io_state, &d);
+			}
 			if (u->result != (int)u->len) {
 				int e = u->result < 0 ? -u->result : EIO;	/* short = EIO */
 				err_record(&w->err, e, u->offset);

@@ -42,6 +42,20 @@ void gate_open(struct start_gate *g);
 /* runner: wait up to ms for n workers to finish; true when they all have */
 bool gate_wait_done(struct start_gate *g, unsigned n, unsigned ms);
 
+/* One completed I/O, as a test's per-I/O hook sees it (bench_test.on_io).
+ * Called in the worker thread for every completion, ramp-up included
+ * (`measured` says which): keep it cheap, touch only per-target state. */
+struct io_done {
+	uint64_t offset;		/* bytes */
+	uint32_t len;			/* bytes asked for */
+	bool write;
+	bool measured;			/* inside the measured window */
+	int res;			/* 0, or -errno (a short transfer is -EIO) */
+	uint64_t lat_ns;		/* submit to completion */
+	uint64_t t_ns;			/* completion, engine clock, from the step's start */
+};
+typedef void (*worker_io_hook)(void *state, const struct io_done *d);
+
 struct worker_params {
 	const struct engine_ops *ops;		/* the engine to use */
 	const struct engine_ops *fallback;	/* tried when ops->init says io_uring is unavailable */
@@ -61,6 +75,8 @@ struct worker_params {
 	unsigned interval_ms;		/* series interval, default 100 */
 	size_t series_cap;		/* samples kept, default 36000 */
 	unsigned max_consec_errors;	/* stop after this many failures in a row, default 256 */
+	worker_io_hook on_io;		/* optional, per completion (see struct io_done) */
+	void *on_io_state;		/* per-target state handed to on_io */
 };
 
 enum worker_state { WS_INIT, WS_RAMP, WS_MEASURE, WS_DRAIN, WS_DONE };
