@@ -299,8 +299,11 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 		snprintf(err, errlen, "a test is running: stop it first (s)");
 		return -EBUSY;
 	}
-	if (c->have_pending && strcmp(c->pending.test->name, test) == 0) {
-		plan = c->pending;		/* every option the command line gave */
+	/* The command line's plan (every option it gave, --destroy-data too)
+	 * serves the start it asked for, recognised by its own target list;
+	 * a later start from the picker uses what the picker chose. */
+	if (c->have_pending && targets == (const char *const *)c->pending.user_targets.v) {
+		plan = c->pending;
 		c->have_pending = false;
 	} else {
 		plan_init(&plan, t);
@@ -315,7 +318,11 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			pp->qd = params->qd ? params->qd : pp->qd;
 			if (params->seconds > 0)
 				pp->seconds = params->seconds;
-			if (params->region_end > params->region_start) {
+			if (params->region_lba) {
+				plan.region_lba = pp->region_lba = true;
+				plan.region_lba_start = pp->region_lba_start = params->region_lba_start;
+				plan.region_lba_end = pp->region_lba_end = params->region_lba_end;
+			} else if (params->region_end > params->region_start) {
 				pp->region_start = params->region_start;
 				pp->region_end = params->region_end;
 			}
@@ -329,7 +336,8 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			plan.set_time = params->seconds > 0;
 		}
 	}
-	plan.topts.destroy_data = confirm;
+	if (confirm)		/* the picker's typed confirmation; else the command line's */
+		plan.topts.destroy_data = confirm;
 	rc = plan_resolve_targets(&plan, c->g, err, errlen);
 	if (!rc)
 		rc = plan_build(&plan, err, errlen);
@@ -449,6 +457,15 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 	 * for the virtual clock, so a run ends at once and repeats exactly. */
 	sim_set_clock(g->sim_speed == 0, g->sim_speed > 0 ? g->sim_speed : 1);
 	rc = ui_main(&inv, &be, &uo);
+	/* The last run decides, as it would headless: problems found 1,
+	 * stopped before its end 130. */
+	if (rc == 0 && n_show == 0) {
+		const struct run_result *last = tui_result(&c);
+		if (last && last->interrupted)
+			rc = EXIT_SIGINT;
+		else if (last && run_has_problems(last))
+			rc = EXIT_PROBLEMS;
+	}
 	tui_drop_run(&c);
 	if (c.have_pending)
 		plan_free(&c.pending);

@@ -297,6 +297,7 @@ handle_key(struct ui *u, int ch)
 	case OV_QUIT:
 		if (ch == 'y' || ch == 'Y') {
 			stop_and_wait(u);
+			u->exit_code = 130;	/* as an interrupted headless run */
 			return UI_QUIT;
 		}
 		if (ch == 'n' || ch == 'N' || ch == KEY_ESC || ch == 'q')
@@ -533,6 +534,8 @@ ui_main(struct inventory *inv, const struct ui_backend *be, const struct ui_opts
 	rc = term_signal_exit();
 	if (rc && ui_test_running(u))
 		stop_and_wait(u);
+	if (!rc)
+		rc = u->exit_code;
 	term_stop();
 	ui_destroy(u);
 	return rc;

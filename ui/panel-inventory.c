@@ -131,11 +131,9 @@ rpm_text(const struct drive *d, char *b, size_t n)
 int
 trim_state(const struct drive *d)
 {
-	if (d->ata.id.trim.known)
-		return d->ata.id.trim.v ? 1 : 0;
-	if (d->discard_granularity.known)
-		return d->discard_granularity.v > 0;
-	return -1;
+	struct ds_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
+
+	return !t.known ? -1 : t.v ? 1 : 0;
 }
 
 enum theme_el

@@ -46,6 +46,8 @@ struct ui_opts {
 	size_t n_show;
 };
 
-/* Run the dashboard until the user quits.  Returns an exit code. */
+/* Run the dashboard until the user quits.  Returns 130/143 when a signal
+ * ended it or the user stopped a running test to quit, else 0 (main.c then
+ * takes the last run's code). */
 int ui_main(struct inventory *inv, const struct ui_backend *be, const struct ui_opts *o);
 #endif

@@ -167,7 +167,10 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	const struct ata_identify *id = &d->ata.id;
 	bool have_id = d->ata.state == ATA_OK;
 	x = json_object_new_object();
-	ADD(x, "supported", have_id ? bool_or_null(&id->trim) : NULL);
+	const char *trim_src;
+	struct ds_u64 trim = drive_trim(d, &trim_src);
+	ADD(x, "supported", bool_or_null(&trim));
+	ADD(x, "source", trim_src ? json_object_new_string(trim_src) : NULL);
 	ADD(x, "deterministic", have_id ? bool_or_null(&id->trim_deterministic) : NULL);
 	ADD(x, "zeroed", have_id ? bool_or_null(&id->trim_zeroed) : NULL);
 	ADD(x, "discard_granularity", doc_u64(&d->discard_granularity));

@@ -478,8 +478,8 @@ progress(const struct run_snapshot *s, bool final)
 	fflush(stderr);
 }
 
-static bool
-has_problems(const struct run_result *r)
+bool
+run_has_problems(const struct run_result *r)
 {
 	for (size_t i = 0; i < r->n_verdicts; i++)
 		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link"))
@@ -644,7 +644,7 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	/* The table goes to stdout unless stdout carries the JSON or CSV. */
 	bool json_out = out.json && !strcmp(out.json, "-"), csv_out = out.csv && !strcmp(out.csv, "-");
 	run_text_print(json_out || csv_out ? stderr : stdout, &res);
-	int exit_code = has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
+	int exit_code = run_has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
 	if (out.json) {
 		rc = run_json_write(&res, out.json);
 		if (rc) {

@@ -32,6 +32,8 @@ int plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err,
 int plan_build(struct plan *p, char *err, size_t errlen);
 
 void run_cli_usage(FILE *f);
+/* Errors, a failed link check, a target that measured nothing: exit 1. */
+bool run_has_problems(const struct run_result *r);
 /* Parsers shared with other commands: "4k", "1M", "512", "2GiB" (powers of
  * 1024) and "10", "500ms", "2m". 0 / -EINVAL. */
 int parse_size(const char *s, uint64_t *out);
