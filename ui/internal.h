@@ -70,6 +70,8 @@ struct ui {
 	/* picker */
 	int pk_focus, pk_test, pk_param, pk_target, pk_top;
 	int pk_val[PK_NPARAMS];		/* index into each parameter's choices */
+	char pk_typed[PK_NPARAMS][32];	/* a typed value ("" = the preset) */
+	bool pk_edit;			/* typing into the field pk_param (u->input) */
 	bool *pk_drive;			/* per inventory drive */
 	int pk_ctrl;			/* whole controller chosen, -1 none */
 	char confirm_dev[64];		/* the device the user must type */
@@ -124,7 +126,8 @@ int panel_picker_click(struct ui *u, const struct rect *r, int x, int y);
 void picker_open(struct ui *u);
 int picker_confirm_key(struct ui *u, int ch);	/* OV_CONFIRM input */
 void picker_confirm_draw(struct ui *u);
-int picker_start_from_opts(struct ui *u);	/* --start: ui_opts.start_test */
+int picker_start_from_opts(struct ui *u);
+int picker_edit_key(struct ui *u, int ch);	/* typing a parameter's value */	/* --start: ui_opts.start_test */
 void panel_throughput_draw(struct ui *u, const struct rect *r);
 void panel_scaling_draw(struct ui *u, const struct rect *r);
 void panel_saturation_draw(struct ui *u, const struct rect *r);

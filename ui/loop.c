@@ -310,6 +310,8 @@ handle_key(struct ui *u, int ch)
 	case OV_NONE:
 		break;
 	}
+	if (u->view == VIEW_PICKER && u->pk_edit)	/* every key is text then */
+		return picker_edit_key(u, ch) | UI_REDRAW;
 	enum action a = keys_lookup(ch, u->view);
 
 	switch (a) {

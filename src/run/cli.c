@@ -340,6 +340,23 @@ static const struct cli_opt run_opts[] = {
 	{ "help", NULL, "this text", o_help },
 };
 
+int
+plan_set_option(struct plan *p, const char *name, const char *value, char *err, size_t errlen)
+{
+	/* what a form field can set: never a confirmation or an output file */
+	static const char *const not_here[] = { "destroy-data", "json", "csv", "keep", "help" };
+	struct run_outputs out = { 0 };
+	for (size_t k = 0; k < ARRAY_SIZE(not_here); k++)
+		if (!strcmp(name, not_here[k]))
+			goto unknown;
+	for (size_t k = 0; k < ARRAY_SIZE(run_opts); k++)
+		if (!strcmp(run_opts[k].name, name) && run_opts[k].arg)
+			return run_opts[k].parse(p, &out, value, err, errlen);
+unknown:
+	snprintf(err, errlen, "no option --%s here", name);
+	return -EINVAL;
+}
+
 void
 run_cli_usage(FILE *f)
 {

@@ -31,7 +31,7 @@ ds_keys g
 i=1
 while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
 ds_wait '^│ > seqwrite' "seqwrite chosen"
-ds_keys Enter Enter
+ds_keys Enter
 ds_wait 'DESTROYS the data' "the confirmation"
 ds_screen | grep -q "$dev" || ds_fail "confirmation does not name $dev"
 ds_screen | grep -qE 'size +67.1 MB' || ds_fail "confirmation does not show the size"
