@@ -28,6 +28,12 @@ head -c 16 "$deva" | grep -q DISKSCOPE-MARKER && ds_fail "$deva was not written"
 ds_keys Escape
 ds_keys / "$nameb" Enter
 ds_wait "Inventory \\[/$nameb\\]" "the filter"
+# TRIM: the details panel says what `list` and `list --json` say
+ds_wait 'TRIM +(yes|no|unknown)' "the details of $nameb"
+want=$(ds_run --no-ata list --json 2>/dev/null | python3 -c 'import json,sys
+n=sys.argv[1]; t=[d["trim"]["supported"] for d in json.load(sys.stdin)["inventory"]["drives"] if d["name"]==n][0]
+print({True:"yes",False:"no",None:"unknown"}[t])' "$nameb")
+ds_screen | grep -qE "TRIM +$want" || ds_fail "details TRIM differs from list --json ($want)"
 ds_keys t
 ds_wait 'Test picker'
 ds_screen | grep -qE "^│ +\\[x\\] $nameb " || ds_fail "$nameb not preselected"

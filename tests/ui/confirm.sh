@@ -55,5 +55,6 @@ else
 fi
 ds_keys q
 st=$(ds_wait_exit)
-[ "$st" = 0 ] || ds_fail "exit status $st"
+# a run stopped before its end ends the dashboard as an interrupted run would
+[ "$st" = 0 ] || [ "$st" = 130 ] || ds_fail "exit status $st"
 echo "destroy confirmation ok ($dev)"
