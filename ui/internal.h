@@ -75,6 +75,7 @@ struct ui {
 	bool *pk_drive;			/* per inventory drive */
 	int pk_ctrl;			/* whole controller chosen, -1 none */
 	char confirm_dev[64];		/* the device the user must type */
+	char run_pattern[16];		/* the started run's --pattern (seq, rand...) */
 	/* running / results */
 	bool have_snap;
 	struct run_snapshot snap;	/* from the backend (live) */
@@ -182,6 +183,9 @@ bool ui_test_running(const struct ui *u);
 bool ui_is_saturation(const struct ui *u);
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
+/* The run shown sweeps its targets (a sequential pattern): position means
+ * progress and plots go by position. */
+bool ui_positional(struct ui *u);
 void ui_notice(struct ui *u, enum theme_el el, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #endif

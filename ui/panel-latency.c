@@ -149,9 +149,12 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "elapsed  %s%s   ETA %s", a,
 			   s->virtual_time ? " (virtual)" : "", s->eta_s < 0 ? "?" : b);
-	if (y < end)
-		draw_textf(y++, x, w, attr_of(EL_TEXT), "position %.1f %%  step %u/%u", npos ? 100 * pos / npos : 0,
+	/* Position means progress only where the test sweeps the drive. */
+	if (y < end && ui_positional(u) && npos)
+		draw_textf(y++, x, w, attr_of(EL_TEXT), "position %.1f %%  step %u/%u", 100 * pos / npos,
 			   s->step, s->n_steps);
+	else if (y < end)
+		draw_textf(y++, x, w, attr_of(EL_TEXT), "step %u/%u", s->step, s->n_steps);
 	if (y < end && s->message[0])
 		draw_text(y++, x, w, attr_of(s->state == RUN_FAILED ? EL_FAIL : EL_DIM), s->message);
 }

@@ -226,6 +226,7 @@ do_start(struct ui *u, const char *confirm)
 		return -EINVAL;
 	}
 	fill_params(u, t, &p);
+	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s", p.pattern);
 	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirm, err, sizeof(err));
 
 	if (rc < 0) {
@@ -290,6 +291,8 @@ picker_start_from_opts(struct ui *u)
 	for (size_t i = 0; i < u->be->n_tests; i++)
 		if (strcmp(u->be->tests[i].name, o->start_test) == 0)
 			u->pk_test = (int)i;
+	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s",
+		 o->start_params ? o->start_params->pattern : "");
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
 			      o->start_params, NULL, err, sizeof(err));
 

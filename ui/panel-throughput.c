@@ -157,3 +157,12 @@ panel_throughput_draw(struct ui *u, const struct rect *r)
 	}
 	canvas_free(&c);
 }
+
+bool
+ui_positional(struct ui *u)
+{
+	const struct run_result *r = u->view == VIEW_RESULT || u->snap_ui_owned ? ui_current_result(u, 0) : NULL;
+	const char *pat = r ? r->params.pattern : u->run_pattern;
+
+	return strcmp(pat, "rand") != 0 && strcmp(pat, "random") != 0;
+}
