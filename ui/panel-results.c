@@ -76,15 +76,20 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		if (res->n_steps > 1 && i + 1 < res->n_steps)
 			continue;
 		/* The per-target detail of the last (widest) step. */
-		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %6s", "target", "MB/s", "IOPS", "p50", "p99", "errors");
+		/* p99.9 and max: the only figures that show a multi-second stall */
+		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %9s %9s %6s", "target", "MB/s", "IOPS", "p50", "p99",
+		    "p99.9", "max", "errors");
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *t = &st->res[k];
+			char e[32], f[32];
 
 			fmt_rate(a, sizeof(a), t->mbps);
 			fmt_us(b, sizeof(b), t->lat.known ? t->lat.p50 : -1);
 			fmt_us(d, sizeof(d), t->lat.known ? t->lat.p99 : -1);
-			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %6llu", t->target, a,
-			    t->iops, b, d, (unsigned long long)t->err.count);
+			fmt_us(e, sizeof(e), t->lat.known ? t->lat.p999 : -1);
+			fmt_us(f, sizeof(f), t->lat.known ? t->lat.max : -1);
+			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %9s %9s %6llu",
+			    t->target, a, t->iops, b, d, e, f, (unsigned long long)t->err.count);
 		}
 	}
 #undef OUT
