@@ -201,11 +201,13 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	    id->trim_zeroed.known && id->trim_zeroed.v ? ", zeroes" : "");
 	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));
 	add(l, EL_TEXT, "cache     %s", str_or(d->write_cache, "unknown"));
-	if (id->sata_cur_gbps.known || id->sata_max_gbps.known) {
-		snprintf(a, sizeof(a), id->sata_cur_gbps.known ? "%g Gb/s" : "?", id->sata_cur_gbps.v);
+	/* the drive's word 77, else the speed the kernel negotiated */
+	struct ds_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
+
+	if (cur.known || id->sata_max_gbps.known) {
+		snprintf(a, sizeof(a), cur.known ? "%g Gb/s" : "?", cur.v);
 		snprintf(b, sizeof(b), id->sata_max_gbps.known ? "%g Gb/s" : "?", id->sata_max_gbps.v);
-		bool slow = id->sata_cur_gbps.known && id->sata_max_gbps.known &&
-			    id->sata_cur_gbps.v < id->sata_max_gbps.v;
+		bool slow = cur.known && id->sata_max_gbps.known && cur.v < id->sata_max_gbps.v;
 
 		add(l, slow ? EL_WARN : EL_TEXT, "SATA link %s of %s%s", a, b, slow ? " (below capability)" : "");
 	}

@@ -234,7 +234,9 @@ inventory_find_controller(const struct inventory *inv, const char *spec)
 static void
 refresh_id(struct drive *d)
 {
-	if (strcmp(d->id_source, "serial") == 0 || !d->serial[0])
+	/* only a weaker id gives way (an NVMe namespace id never does) */
+	if (!d->serial[0] || (strcmp(d->id_source, "wwn") && strcmp(d->id_source, "by-path") &&
+			      strcmp(d->id_source, "name")))
 		return;
 	strtrimcpy(d->id, sizeof d->id, d->serial);
 	strcpy(d->id_source, "serial");

@@ -124,7 +124,8 @@ struct drive {
 	char sector_source[16];		/* "sysfs", "identify" */
 	struct ds_u64 min_io, opt_io, alignment_offset, discard_granularity;
 	struct ds_u64 rotational;	/* 0/1 as sysfs says */
-	struct ds_u64 rotation_rpm;	/* from IDENTIFY (or model); known 0 = SSD */
+	struct ds_u64 rotation_rpm;	/* from IDENTIFY, SCSI VPD page B1 (or model); known 0 = SSD */
+	struct ds_dbl link_gbps;	/* SATA link speed the kernel negotiated (ata_link sata_spd) */
 	char zoned[24];			/* sysfs queue/zoned: none, host-aware, host-managed; "" unknown */
 	char write_cache[24];		/* "write back", "write through"; "" unknown */
 	bool removable, readonly;

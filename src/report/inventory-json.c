@@ -178,8 +178,12 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	ADD(o, "zoned", doc_str(d->zoned));
 	ADD(o, "write_cache", doc_str(d->write_cache));
 	x = json_object_new_object();
+	/* current: the drive's own word 77, else what the kernel negotiated */
+	bool id_cur = have_id && id->sata_cur_gbps.known;
 	ADD(x, "supported_gbps", have_id ? doc_dbl(&id->sata_max_gbps) : NULL);
-	ADD(x, "current_gbps", have_id ? doc_dbl(&id->sata_cur_gbps) : NULL);
+	ADD(x, "current_gbps", id_cur ? doc_dbl(&id->sata_cur_gbps) : doc_dbl(&d->link_gbps));
+	ADD(x, "current_source", id_cur ? json_object_new_string("identify") :
+	    d->link_gbps.known ? json_object_new_string("kernel") : NULL);
 	ADD(o, "sata_link", x);
 
 	x = json_object_new_object();
