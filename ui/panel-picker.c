@@ -447,7 +447,7 @@ picker_edit_key(struct ui *u, int ch)
 			ui_notice(u, EL_FAIL, "%s", err[0] ? err : "too long");
 			return UI_HANDLED;	/* stay: fix it or Esc */
 		}
-		snprintf(u->pk_typed[u->pk_param], sizeof(u->pk_typed[0]), "%s", u->input);
+		snprintf(u->pk_typed[u->pk_param], sizeof(u->pk_typed[0]), "%.*s", (int)sizeof(u->pk_typed[0]) - 1, u->input);
 		u->pk_edit = false;
 		ui_notice(u, EL_OK, "%s %s", d->label, u->input);
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {

@@ -76,9 +76,16 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		if (res->n_steps > 1 && i + 1 < res->n_steps)
 			continue;
 		/* The per-target detail of the last (widest) step. */
-		/* p99.9 and max: the only figures that show a multi-second stall */
-		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %9s %9s %6s", "target", "MB/s", "IOPS", "p50", "p99",
-		    "p99.9", "max", "errors");
+		/* p99.9 and max: the only figures that show a multi-second stall;
+		 * a narrow panel (two runs side by side) gives up p50 for them */
+		bool narrow = w < 78;
+
+		if (narrow)
+			OUT(EL_DIM, "  %-10s %10s %7s %8s %8s %8s %6s", "target", "MB/s", "IOPS", "p99",
+			    "p99.9", "max", "errors");
+		else
+			OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %9s %9s %6s", "target", "MB/s", "IOPS", "p50",
+			    "p99", "p99.9", "max", "errors");
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *t = &st->res[k];
 			char e[32], f[32];
@@ -88,8 +95,12 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 			fmt_us(d, sizeof(d), t->lat.known ? t->lat.p99 : -1);
 			fmt_us(e, sizeof(e), t->lat.known ? t->lat.p999 : -1);
 			fmt_us(f, sizeof(f), t->lat.known ? t->lat.max : -1);
-			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %9s %9s %6llu",
-			    t->target, a, t->iops, b, d, e, f, (unsigned long long)t->err.count);
+			if (narrow)
+				OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-10.10s %10s %7.0f %8s %8s %8s %6llu",
+				    t->target, a, t->iops, d, e, f, (unsigned long long)t->err.count);
+			else
+				OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %9s %9s %6llu",
+				    t->target, a, t->iops, b, d, e, f, (unsigned long long)t->err.count);
 		}
 	}
 #undef OUT
