@@ -136,8 +136,11 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 	v.p[0] = v.p[1] = v.p[2] = v.max = NAN;
 	if (res && res->n_steps)
 		view_from_result(res, &v);
-	else if (s)
+	if (v.total <= 0 && s) {	/* no saved histogram: the live one */
+		memset(&v, 0, sizeof(v));
+		v.p[0] = v.p[1] = v.p[2] = v.max = NAN;
 		view_from_snapshot(s, &v);
+	}
 	fmt_count(a, sizeof(a), v.total);
 	snprintf(title, sizeof(title), v.total > 0 ? "Latency  %s I/Os%s" : "Latency", a,
 		 v.last_step ? " (last step)" : "");
