@@ -262,6 +262,7 @@ struct tui_ctx {
 	struct run_result res;
 	bool have_res;
 	struct ui_test_info tests[16];
+	int cmdline_exit;		/* the command line's test could not start: as `run` exits */
 };
 
 static void
@@ -302,7 +303,8 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 	/* The command line's plan (every option it gave, --destroy-data too)
 	 * serves the start it asked for, recognised by its own target list;
 	 * a later start from the picker uses what the picker chose. */
-	if (c->have_pending && targets == (const char *const *)c->pending.user_targets.v) {
+	bool cmdline = c->have_pending && targets == (const char *const *)c->pending.user_targets.v;
+	if (cmdline) {
 		plan = c->pending;
 		c->have_pending = false;
 	} else {
@@ -344,6 +346,9 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 	if (!rc)
 		rc = runner_create(&plan, &r, &bad, err, errlen);
 	if (rc) {	/* the previous result stays, still shown and exportable */
+		if (cmdline)	/* run's codes: the guard's refusal 3, a bad target 2 */
+			c->cmdline_exit = rc == -EPERM && plan.topts.write ? EXIT_REFUSED :
+					  rc == -ENOMEM || rc == -EAGAIN ? EXIT_PROBLEMS : EXIT_USAGE;
 		plan_free(&plan);
 		return rc;
 	}
@@ -465,6 +470,8 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 			rc = EXIT_SIGINT;
 		else if (last && run_has_problems(last))
 			rc = EXIT_PROBLEMS;
+		else if (!last)
+			rc = c.cmdline_exit;
 	}
 	tui_drop_run(&c);
 	if (c.have_pending)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # exit-codes.sh - the dashboard ends with the code `run` would give for its
 # last test: 1 when the test found I/O errors, 130 after "stop it and quit",
-# 0 after a clean run.  The targets are named as `list` shows them (sim16,
+# 0 after a clean run, 2 when the command line's test could not start.  The targets are named as `list` shows them (sim16,
 # a serial), which `run` accepts too.
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
@@ -36,4 +36,11 @@ ds_screen | grep -q 'sim:sim0' || ds_fail "the serial $serial did not name sim0"
 ds_keys q
 st=$(ds_wait_exit)
 [ "$st" = 0 ] || ds_fail "exit $st after a clean run, want 0"
+# The command line's test cannot start (an unknown target): the notice, and
+# on quitting the code `run` gives for it (2).
+ds_start 120 40 -- "$DEMO seqread no-such-drive"
+ds_wait "unknown target 'no-such-drive'" "the reason it did not start"
+ds_keys q
+st=$(ds_wait_exit)
+[ "$st" = 2 ] || ds_fail "exit $st after a test that could not start, want 2 (as run)"
 echo "dashboard exit codes ok"
