@@ -20,7 +20,10 @@ struct ui_backend {
 	void *ctx;
 	const struct ui_test_info *tests;
 	size_t n_tests;
-	/* Start a run; 0 or -errno with a one-line reason in err. */
+	/* Start a run; 0 or -errno with a one-line reason in err.  confirm_device
+	 * is the name the user typed (NULL: none; a --destroy-data the command
+	 * line gave then stands).  Called with ui_opts.start_targets, it starts
+	 * the command line's own plan, every option included. */
 	int (*start)(void *ctx, const char *test, const char *const *targets, size_t n_targets,
 		     const struct run_params *p, const char *confirm_device, char *err, size_t errlen);
 	void (*stop)(void *ctx);				/* cooperative */
