@@ -63,10 +63,10 @@ open_block(struct target *t, const char *path, const struct target_opts *o, char
 	t->kind = TGT_BLOCK;
 	if (o->write) {
 		struct guard_env env = {
-			.sysfs_root = o->sysfs_root, .mounts_file = o->mounts_file,
+			.sysfs_root = o->sysfs_root, .mountinfo_file = o->mountinfo_file,
 			.swaps_file = o->swaps_file,
 		};
-		if ((rc = guard_write_open(t->path, o->destroy_data, &env, &t->fd, err, errlen)) < 0)
+		if ((rc = guard_write_open(t->path, &o->confirms, &env, &t->fd, err, errlen)) < 0)
 			return rc;
 		t->writable = true;
 	} else if ((t->fd = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC)) < 0) {

@@ -6,16 +6,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/guard.h"
 
 enum target_kind { TGT_BLOCK, TGT_FILE, TGT_SIM };
 
 struct target_opts {
 	bool write;			/* the test will write */
-	const char *destroy_data;	/* --destroy-data=DEV confirmation (block devices) */
+	/* the drives the user confirmed (--destroy-data=DEV, one each; the
+	 * dashboard's typed names), with their identity at that time */
+	struct guard_confirms confirms;
 	uint64_t file_size;		/* scratch file size, bytes (default 1 GiB) */
 	bool keep;			/* keep the scratch file */
 	const char *sysfs_root;		/* for the guard's holder checks, default /sys */
-	const char *mounts_file;	/* default /proc/self/mounts */
+	const char *mountinfo_file;	/* default /proc/self/mountinfo */
 	const char *swaps_file;		/* default /proc/swaps */
 };
 

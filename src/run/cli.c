@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "bench/bench.h"
 #include "inventory/inventory.h"
+#include "io/guard.h"
 #include "report/run.h"
 #include "run/cli.h"
 #include "util/util.h"
@@ -289,9 +290,14 @@ o_ramp(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n
 static int
 o_destroy(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
+	struct guard_confirm c;
+	char e[256];
 	if (!*v)
 		return BAD("--destroy-data: name the device, e.g. --destroy-data=/dev/sdX%s", "");
-	p->topts.destroy_data = v;
+	/* The drive as it is now: the guard compares it with the one it opens. */
+	if (guard_confirm_capture(&c, v, NULL, e, sizeof e) < 0 ||
+	    guard_confirms_add(&p->topts.confirms, &c, e, sizeof e) < 0)
+		return BAD("--destroy-data: %s", e);
 	return 0;
 }
 
@@ -334,7 +340,7 @@ static const struct cli_opt run_opts[] = {
 	{ "csv", "FILE|-", "write one row per step and target", o_csv },
 	{ "seed", "N", "random offsets and data (same seed, same sequence)", o_seed },
 	{ "ramp", "DURATION", "warm-up before measuring (excluded)", o_ramp },
-	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost)", o_destroy },
+	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost); once per device", o_destroy },
 	{ "keep", NULL, "keep the scratch file", o_keep },
 	{ "file-size", "SIZE", "scratch file size in a directory target (default 1G)", o_file_size },
 	{ "help", NULL, "this text", o_help },
