@@ -254,8 +254,12 @@ static void
 roundtrip(const char *spec, const char *engine, unsigned qd, uint32_t bs, const char *backing)
 {
 	struct target t;
-	struct target_opts o = { .write = true, .destroy_data = spec, .file_size = 16u << 20 };
+	struct target_opts o = { .write = true, .file_size = 16u << 20 };
+	struct guard_confirm c;
 	char err[256];
+	/* a block device needs its --destroy-data confirmation */
+	if (guard_confirm_capture(&c, spec, NULL, err, sizeof err) == 0)
+		guard_confirms_add(&o.confirms, &c, err, sizeof err);
 	int rc = target_open(&t, spec, &o, err, sizeof err);
 	if (rc)
 		fail_msg("target_open(%s): %d %s", spec, rc, err);
