@@ -764,9 +764,16 @@ guard_write_open(const char *devpath, const struct guard_confirms *l,
 
 	*fd = -1;
 	/* 1. confirmation: before anything is opened. */
-	if ((rc = stat_block(devpath, &st, err, errlen)) < 0 ||
-	    (rc = guard_check_confirm(devpath, st.st_rdev, l, &seen, err, errlen)) < 0)
+	if ((rc = stat_block(devpath, &st, err, errlen)) < 0)
 		return rc;
+	if ((rc = guard_check_confirm(devpath, st.st_rdev, l, &seen, err, errlen)) < 0) {
+		/* A stronger reason, when there is one, is the better sentence
+		 * (no confirmation can allow writing the disk holding /). */
+		char why[512];
+		if (guard_check_rules(st.st_rdev, devpath, g, why, sizeof why) == -EPERM)
+			snprintf(err, errlen, "%s", why);
+		return rc;
+	}
 	test_pause(devpath);
 	/* 2. the exclusive open. */
 	*fd = open(devpath, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);

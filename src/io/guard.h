@@ -2,7 +2,8 @@
  * needs, in this order:
  *   1. a confirmation naming that very device (--destroy-data=DEV, one per
  *      device; in the dashboard each name typed), carrying the identity the
- *      user confirmed (struct guard_confirm);
+ *      user confirmed (struct guard_confirm); without one nothing is opened
+ *      (the refusal names rule 3's reason when there is one, e.g. "holds /");
  *   2. an O_RDWR|O_EXCL open that succeeds (held for the whole run, so nobody
  *      mounts it and its kernel name cannot change hands meanwhile);
  *   3. against the OPENED descriptor's device number (fstat st_rdev), for the
@@ -30,7 +31,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARD_MAX_FAMILY 128	/* the device and up to 127 partitions */
+#define GUARD_MAX_FAMILY 129	/* the device and up to 128 partitions */
 #define GUARD_MAX_CONFIRMS 64
 
 /* A drive as the user confirmed it (or as it is now). */

@@ -218,7 +218,7 @@ t_family_too_many(void **s)
 	}
 	assert_int_equal(guard_family_load(&f, SYS, makedev(7, 9), "/dev/loop9", err, sizeof err),
 			 -EPERM);
-	assert_string_equal(err, "refused: /dev/loop9 has more than 127 partitions, more than the guard can check");
+	assert_string_equal(err, "refused: /dev/loop9 has more than 128 partitions, more than the guard can check");
 	/* A partition whose device number cannot be read. */
 	blockdev("virtual/block/loop3", 7, 3, 0);
 	blockdev("virtual/block/loop3/loop3p1", 259, 30, 1);
