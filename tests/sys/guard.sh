@@ -107,7 +107,6 @@ report() {	# report WHAT WANT WATCH (after RC, OUT are set)
   diff_bytes $watch
   n=$NCHG
   line=$(printf '%s\n' "$OUT" | grep 'refused:' | head -1 | sed 's/^diskscope: //')
-  nref=$((nref+1))
   if [ "$n" -gt 0 ] && [ -n "$SWAP" ] && [ "$(swap_used "$SWAP")" -gt 0 ] &&
      [ "$(head -c 4096 "$SWAP" | cmp -l "$D/snap.1" - 2>/dev/null | wc -l)" -eq 0 ]; then
     # an active swap device is the kernel's to write (past its 4 KiB
@@ -123,9 +122,11 @@ report() {	# report WHAT WANT WATCH (after RC, OUT are set)
   elif [ "$n" -gt 0 ]; then
     echo "FAIL: $what: $n bytes changed although refused"; fails=$((fails+1))
   elif [ -n "$UNREAD" ]; then
+    nref=$((nref+1))
     echo "refused: $what: $line [not checksummed:$UNREAD cannot be read here; nothing was opened for writing]"
     unchecked=$((unchecked+1))
   else
+    nref=$((nref+1))
     echo "refused: $what: $line [sha256$SUMS, 0 bytes changed]"
   fi
 }
