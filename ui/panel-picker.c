@@ -341,8 +341,11 @@ confirm_drive(struct ui *u, int y, int x, int w, const struct drive *d, int stat
 	for (size_t i = 0; i < d->mounts.n; i++)
 		snprintf(mnt + (i ? strlen(mnt) : 0), sizeof(mnt) - (i ? strlen(mnt) : 0), "%s%s",
 			 i ? ", " : "", d->mounts.v[i]);
-	draw_textf(y, x, w, attr_of(state == 0 ? EL_FAIL : EL_OVERLAY), "%s %s  %s",
-		   state < 0 ? "ok" : state == 0 ? "> " : "  ", d->path, d->model);
+	/* a loop device has no model: its backing file says which one it is */
+	draw_textf(y, x, w, attr_of(state == 0 ? EL_FAIL : EL_OVERLAY), "%s %s  %s%s",
+		   state < 0 ? "ok" : state == 0 ? "> " : "  ", d->path,
+		   d->model[0] || !d->backing[0] ? "" : "backing file ",
+		   d->model[0] ? d->model : d->backing);
 	draw_textf(y + 1, x + 3, w - 3, attr_of(d->mounts.n ? EL_WARN : EL_OVERLAY),
 		   "serial %s  size %s  partitions %s  mounted %s", d->serial[0] ? d->serial : "unknown",
 		   cap, parts, mnt);
