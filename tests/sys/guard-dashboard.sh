@@ -22,7 +22,12 @@ done
 A=$(losetup -f --show "$FIX/a.img") || ds_skip "no loop device available"
 B=$(losetup -f --show "$FIX/b.img") || { losetup -d "$A"; ds_skip "no second loop device"; }
 a=${A#/dev/} b=${B#/dev/}
-trap 'losetup -d "$A" 2>/dev/null; losetup -d "$B" 2>/dev/null; ds_cleanup' EXIT INT TERM
+# detach only what is still on our files (loopA is given back for a moment)
+ours() {
+	case $(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null) in "$FIX"/*) return 0 ;; esac
+	return 1
+}
+trap 'for l in "$A" "$B"; do ours "$l" && losetup -d "$l"; done; ds_cleanup' EXIT INT TERM
 
 # reattach DEV FILE: the same /dev/loopN on another backing file
 reattach() {

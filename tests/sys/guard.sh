@@ -15,7 +15,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 if [ "$(id -u)" != 0 ]; then echo "SKIP: guard.sh needs root (loop devices, mounts)"; exit 77; fi
-for c in losetup addpart mkfs.ext4 sha256sum cmp python3; do
+for c in losetup addpart delpart blockdev mountpoint mkfs.ext4 sha256sum cmp python3; do
   command -v $c >/dev/null 2>&1 || { echo "SKIP: $c not installed"; exit 77; }
 done
 [ -e /dev/loop-control ] || { echo "SKIP: no loop device support"; exit 77; }
@@ -32,13 +32,19 @@ cleanup() {
   [ -n "$DM" ] && dmsetup remove "$DM" 2>/dev/null
   [ -n "$SWAP" ] && swapoff "$SWAP" 2>/dev/null
   for m in $MOUNTS; do umount "$m" 2>/dev/null; done
-  for l in $(cat "$D/loops"); do dropparts "$l"; losetup -d "$l" 2>/dev/null; done
+  for l in $(cat "$D/loops"); do ours "$l" && { dropparts "$l"; losetup -d "$l" 2>/dev/null; }; done
   rm -rf "$D"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
+# ours /dev/loopN: still on one of our backing files (a loop device given
+# back during the swap scenario may have been taken by someone else since)
+ours() {
+  case $(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null) in "$D"/*) return 0 ;; esac
+  return 1
+}
 # Partitions added by BLKPG outlive losetup -d (no partition scan to undo
 # them): remove them, or the next user of that loopN inherits them.
 dropparts() {
