@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench/bench.h"
 #include "internal.h"
 
 /* Bucket k of the snapshot's histogram holds (2^(k+6), 2^(k+7)] ns. */
@@ -35,6 +36,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	snprintf(s->test, sizeof(s->test), "%s", r->test);
+	const struct bench_test *bt = bench_find(r->test);
+	s->panels = bt ? bt->panels : 0;
 	s->state = r->interrupted ? RUN_STOPPED : RUN_DONE;
 	s->virtual_time = r->virtual_time;
 	s->interval_ms = 100;
@@ -154,7 +157,7 @@ ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	return strcmp(u->snap.test, "saturate") == 0 || u->snap.n_steps > 1;
+	return (u->snap.panels & PANEL_SATURATION) || u->snap.n_steps > 1;
 }
 
 const struct run_snapshot *
