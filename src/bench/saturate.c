@@ -134,7 +134,7 @@ scaling_table(struct run_result *r)
 {
 	static const struct result_col cols[] = {
 		{ "drives", "drives", COL_INT, "", 0 },
-		{ "aggregate_mbps", "MB/s", COL_DBL, "MB/s", 1 },
+		{ "aggregate_mbps", "aggregate", COL_DBL, "MB/s", 1 },
 		{ "ideal_mbps", "ideal", COL_DBL, "MB/s", 1 },
 		{ "of_ideal_pct", "of ideal", COL_DBL, "%", 0 },
 		{ "gain_mbps", "gain", COL_DBL, "MB/s", 1 },
@@ -251,13 +251,6 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		snprintf(t, sizeof(t), "only one drive: no scaling to judge (%.0f MB/s)", r->steps[0].aggregate_mbps);
 		v = sat(r, VL_INFO, 0, ceil, t);
 	}
-	if (v && r->n_steps > 1)
-		for (size_t i = 0; i < r->n_steps; i++)
-			if (r->steps[i].ideal_mbps > 0 && isfinite(r->steps[i].aggregate_mbps))
-				verdict_evidence(v, "%zu drive%s: %.1f MB/s of ideal %.1f MB/s (%.0f %%)",
-						 r->steps[i].active.n, r->steps[i].active.n == 1 ? "" : "s",
-						 r->steps[i].aggregate_mbps, r->steps[i].ideal_mbps,
-						 100.0 * r->steps[i].aggregate_mbps / r->steps[i].ideal_mbps);
 	scaling_table(r);
 	bench_verdict_errors(p, r);
 	return 0;
