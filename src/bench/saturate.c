@@ -231,6 +231,10 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		snprintf(full, sizeof(full), "uneven scaling: %s MB/s; %zu drives at %.0f %% of ideal%s", t,
 			 w->active.n, 100.0 * w->aggregate_mbps / w->ideal_mbps, ctx);
 		v = sat(r, VL_WARN, 0, ceil, full);
+		const struct step_result *last = &r->steps[r->n_steps - 1];
+		if (v && ceil > 0 && isfinite(last->aggregate_mbps))
+			verdict_evidence(v, "%zu drives: %.0f MB/s = %.0f %% of the %s link", last->active.n,
+					 last->aggregate_mbps, 100.0 * last->aggregate_mbps / ceil, p->ceiling_text);
 	} else if (ideal_known) {
 		const struct step_result *s = &r->steps[r->n_steps - 1];
 		if (ceil > 0)
