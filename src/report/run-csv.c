@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "report/run.h"
+#include "report/writer.h"
 
 static void
 cell(FILE *f, bool known, double v, int prec)
@@ -97,26 +98,5 @@ run_csv_print(FILE *f, const struct run_result *r)
 int
 run_csv_write(const struct run_result *r, const char *path)
 {
-	if (!strcmp(path, "-")) {
-		run_csv_print(stdout, r);
-		return fflush(stdout) ? -EIO : 0;
-	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	run_csv_print(f, r);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		unlink(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	return writer_to_path(path, run_csv_print, r);
 }

@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "inventory/inventory.h"
 #include "report/run.h"
+#include "report/writer.h"
 #include "run/cli.h"
 #include "util/util.h"
 
@@ -123,20 +124,6 @@ o_engine(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t
 }
 
 static int
-o_json(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	o->json = v;
-	return 0;
-}
-
-static int
-o_csv(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	o->csv = v;
-	return 0;
-}
-
-static int
 o_seed(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	char *end;
@@ -186,8 +173,6 @@ static const struct cli_opt run_opts[] = {
 	{ "region", "START:END", "part of the target, as % (0%:10%) or LBA (0:2097152)", o_region },
 	{ "stride", "SIZE", "step of --pattern stride (default: the block size)", o_stride },
 	{ "engine", "uring|psync|sim", "how bytes move (default uring, psync fallback)", o_engine },
-	{ "json", "FILE|-", "write the result document (schema 1)", o_json },
-	{ "csv", "FILE|-", "write one row per step and target", o_csv },
 	{ "seed", "N", "random offsets and data (same seed, same sequence)", o_seed },
 	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost)", o_destroy },
 	{ "keep", NULL, "keep the scratch file", o_keep },
@@ -232,6 +217,11 @@ usage(FILE *f, const struct bench_test *t)
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", run_opts[i].name, run_opts[i].arg ? " " : "",
 			 run_opts[i].arg ? run_opts[i].arg : "");
 		fprintf(f, "  %-36s %s\n", lhs, run_opts[i].help);
+	}
+	for (size_t i = 0; i < writer_count; i++) {	/* one option per output format */
+		char lhs[64];
+		snprintf(lhs, sizeof(lhs), "--%s %s", writer_table[i].name, writer_table[i].arg);
+		fprintf(f, "  %-36s %s\n", lhs, writer_table[i].help);
 	}
 	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage, 3 refused by the guard, 130/143 interrupted\n");
 }
@@ -281,9 +271,25 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 		for (size_t k = 0; k < ARRAY_SIZE(run_opts); k++)
 			if (strlen(run_opts[k].name) == nl && !strncmp(run_opts[k].name, name, nl))
 				o = &run_opts[k];
-		/* the test's own parameters (its table: kind, range, default) */
+		/* the test's own parameters (its table: kind, range, default),
+		 * and the output formats (the writer registry) */
 		char pname[32];
 		snprintf(pname, sizeof(pname), "%.*s", (int)nl, name);
+		size_t wi;
+		if (!o && nl < sizeof(pname) && writer_find(pname, &wi)) {
+			const char *val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!val) {
+				snprintf(err, errlen, "run: --%s needs a value (%s)", pname, writer_table[wi].arg);
+				return -EINVAL;
+			}
+			if (wi < WRITER_MAX)
+				out->path[wi] = val;
+			if (!strcmp(pname, "json"))
+				out->json = val;
+			else if (!strcmp(pname, "csv"))
+				out->csv = val;
+			continue;
+		}
 		if (!o && nl < sizeof(pname) && bench_param_find(t, pname, NULL)) {
 			const char *val;
 			if (eq)
@@ -400,7 +406,7 @@ has_problems(const struct run_result *r)
 			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
 			    r->steps[s].res[k].seconds <= 0)
 				return true;
-	return r->n_steps == 0;
+	return r->n_steps == 0 || r->failed;
 }
 
 /* An output file must be writable before a long run, not after it. */
@@ -424,7 +430,7 @@ check_output(const char *path, const char *opt, char *err, size_t errlen)
 	errno = 0;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
 		int e = errno;
-		snprintf(err, errlen, "%s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
+		snprintf(err, errlen, "%.24s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
 			 e ? strerror(e) : "not a directory");
 		return -EINVAL;
 	}
@@ -467,10 +473,11 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 		plan_free(&p);
 		return EXIT_OK_;
 	}
-	if (!rc)
-		rc = check_output(out.json, "--json", err, sizeof(err));
-	if (!rc)
-		rc = check_output(out.csv, "--csv", err, sizeof(err));
+	for (size_t i = 0; !rc && i < writer_count && i < WRITER_MAX; i++) {
+		char opt[32];
+		snprintf(opt, sizeof(opt), "--%s", writer_table[i].name);
+		rc = check_output(out.path[i], opt, err, sizeof(err));
+	}
 	if (!rc)
 		rc = plan_resolve_targets(&p, g, err, sizeof(err));
 	if (!rc)
@@ -550,20 +557,17 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	if (sig)
 		res.interrupted = true;
 	/* The table goes to stdout unless stdout carries the JSON or CSV. */
-	bool json_out = out.json && !strcmp(out.json, "-"), csv_out = out.csv && !strcmp(out.csv, "-");
-	run_text_print(json_out || csv_out ? stderr : stdout, &res);
+	bool to_stdout = false;
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
+		to_stdout |= out.path[i] && !strcmp(out.path[i], "-");
+	run_text_print(to_stdout ? stderr : stdout, &res);
 	int exit_code = has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
-	if (out.json) {
-		rc = run_json_write(&res, out.json);
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
+		if (!out.path[i])
+			continue;
+		rc = writer_table[i].write(&res, out.path[i]);
 		if (rc) {
-			fprintf(stderr, "diskscope: --json %s: %s\n", out.json, strerror(-rc));
-			exit_code = EXIT_PROBLEMS;
-		}
-	}
-	if (out.csv) {
-		rc = run_csv_write(&res, out.csv);
-		if (rc) {
-			fprintf(stderr, "diskscope: --csv %s: %s\n", out.csv, strerror(-rc));
+			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out.path[i], strerror(-rc));
 			exit_code = EXIT_PROBLEMS;
 		}
 	}

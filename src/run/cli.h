@@ -10,8 +10,9 @@
 
 /* What the options say beyond the plan. */
 struct run_outputs {
-	const char *json;	/* --json FILE|- */
-	const char *csv;	/* --csv FILE|- */
+	const char *path[8];	/* per writer (report/writer.h, WRITER_MAX): FILE, "-" or NULL */
+	const char *json;	/* --json FILE|- (also in path[]) */
+	const char *csv;	/* --csv FILE|- (also in path[]) */
 	bool help;		/* --help seen */
 };
 

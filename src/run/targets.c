@@ -203,6 +203,15 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			strtrimcpy(id->drive_id, sizeof(id->drive_id), d->id);
 			strtrimcpy(id->model, sizeof(id->model), d->model);
 			strtrimcpy(id->serial, sizeof(id->serial), d->serial);
+			strtrimcpy(id->wwn, sizeof(id->wwn), d->wwn);
+			strtrimcpy(id->firmware, sizeof(id->firmware), d->firmware);
+			id->capacity = (struct known_u64){ d->capacity_bytes.known, d->capacity_bytes.v };
+			id->logical = (struct known_u64){ d->logical.known, d->logical.v };
+			id->physical = (struct known_u64){ d->physical.known, d->physical.v };
+			strtrimcpy(id->sector_source, sizeof(id->sector_source), d->sector_source);
+			if (d->controller >= 0 && (size_t)d->controller < inv.n_ctrl)
+				strtrimcpy(id->controller, sizeof(id->controller), inv.ctrl[d->controller].address);
+			strtrimcpy(id->port, sizeof(id->port), d->port);
 		}
 		if (strlist_has(&p->targets, v[i].path)) {
 			snprintf(err, errlen, "target '%s' named twice", v[i].path);
