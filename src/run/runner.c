@@ -9,99 +9,12 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "run/measure.h"
 #include "run/runner.h"
 #include "sim/sim.h"
 #include "util/util.h"
 
 /* ---- plan ---- */
-
-void
-plan_init(struct plan *p, const struct bench_test *t)
-{
-	memset(p, 0, sizeof(*p));
-	p->test = t;
-	if (t)
-		p->params = t->defaults;
-	if (!p->params.pattern[0])
-		strcpy(p->params.pattern, "seq");
-	if (!p->params.data[0])
-		strcpy(p->params.data, "random");
-	if (p->params.region_end <= 0)
-		p->params.region_end = 1.0;
-	offsets_parse_pattern(p->params.pattern, &p->pat);
-	data_mode_parse(p->params.data, &p->data);
-	p->topts.write = t && t->writes;
-	p->topts.file_size = 1ull << 30;
-}
-
-void
-plan_free(struct plan *p)
-{
-	strlist_free(&p->user_targets);
-	strlist_free(&p->targets);
-	strlist_free(&p->notes);
-	free(p->steps);
-	p->steps = NULL;
-	p->n_steps = 0;
-}
-
-int
-plan_add_step_params(struct plan *p, const unsigned *idx, unsigned cnt,
-		     const struct run_params *rp, const char *label, struct plan_step **out)
-{
-	if (cnt > PLAN_MAX_TARGETS)
-		return -E2BIG;
-	struct plan_step *nv = realloc(p->steps, (p->n_steps + 1) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	p->steps = nv;
-	struct plan_step *s = &nv[p->n_steps++];
-	memset(s, 0, sizeof(*s));
-	s->n = cnt;
-	for (unsigned i = 0; i < cnt; i++)
-		s->idx[i] = idx ? idx[i] : i;
-	s->rp = *rp;
-	s->seconds = rp->seconds;
-	s->ramp_s = rp->ramp_s;
-	if (label)
-		snprintf(s->label, sizeof(s->label), "%s", label);
-	if (out)
-		*out = s;
-	return 0;
-}
-
-int
-plan_add_step(struct plan *p, const unsigned *idx, unsigned n, double seconds, double ramp_s)
-{
-	struct run_params rp = p->params;
-	rp.seconds = seconds;
-	rp.ramp_s = ramp_s;
-	return plan_add_step_params(p, idx, n, &rp, NULL, NULL);
-}
-
-int
-plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s)
-{
-	int rc = plan_add_step(p, &idx, 1, seconds, ramp_s);
-	if (!rc)
-		p->steps[p->n_steps - 1].solo = true;
-	return rc;
-}
-
-/* The plan as one step sees it: its own parameters (region, block size). */
-static void
-plan_for_step(const struct plan *p, const struct plan_step *st, struct plan *out)
-{
-	*out = *p;
-	out->params = st->rp;
-	out->region_lba = st->rp.region_lba;
-	out->region_lba_start = st->rp.region_lba_start;
-	out->region_lba_end = st->rp.region_lba_end;
-	offsets_parse_pattern(st->rp.pattern, &out->pat);
-	data_mode_parse(st->rp.data, &out->data);
-}
-
-/* ---- results ---- */
 
 void
 snapshot_free(struct run_snapshot *s)
@@ -122,14 +35,6 @@ struct tgt_live {			/* the sampler's view of one target */
 	struct snap_target snap;
 };
 
-/* The framework's own per-I/O view of a target (wraps the test's hook):
- * errors during ramp-up are kept apart from the measured ones. */
-struct io_acc {
-	uint64_t ramp_ns;
-	struct err_summary ramp, meas;
-	worker_io_hook hook;		/* the test's, or NULL */
-	void *state;
-};
 
 struct runner {
 	struct plan plan;		/* a copy (lists duplicated) */
@@ -318,39 +223,6 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
 }
 
-static void
-err_add(struct err_summary *e, int err, uint64_t off)
-{
-	if (!e->have_offsets) {
-		e->have_offsets = true;
-		e->first_offset = off;
-	}
-	e->last_offset = off;
-	e->count++;
-	for (size_t i = 0; i < e->n_errno; i++)
-		if (e->by_errno[i].err == err) {
-			e->by_errno[i].count++;
-			return;
-		}
-	if (e->n_errno < ARRAY_SIZE(e->by_errno)) {
-		e->by_errno[e->n_errno].err = err;
-		e->by_errno[e->n_errno].count = 1;
-		e->n_errno++;
-	}
-}
-
-/* Every completion: errors sorted into ramp-up and measured, then the
- * test's own hook. */
-static void
-acc_on_io(void *state, const struct io_done *d)
-{
-	struct io_acc *a = state;
-	if (d->res)
-		err_add(d->t_ns < a->ramp_ns ? &a->ramp : &a->meas, -d->res, d->offset);
-	if (a->hook)
-		a->hook(a->state, d);
-}
-
 /* Consume new series samples of every active worker into the snapshot. */
 static void
 sample(struct runner *r, size_t step_pos, bool final)
@@ -480,56 +352,6 @@ static double
 planned(const struct plan_step *st)
 {
 	return st->seconds > 0 ? st->seconds + st->ramp_s : 0;
-}
-
-/* The aggregate of a step.  When the targets measured for about the same
- * time, the sum of their rates; when one stopped early (errors, a stall) or
- * finished its pass first, the bytes all of them moved in the common window
- * (the shortest measured time) over that window: a target that ran alone
- * for a while does not inflate it.  The early ones are marked. */
-static void
-step_aggregate(struct step_result *sr, const struct plan_step *st, struct worker *w, bool have_w)
-{
-	double tmin = INFINITY, tmax = 0;
-	bool measured = false;
-	for (size_t k = 0; k < sr->n_res; k++) {
-		double t = sr->res[k].seconds;
-		if (t <= 0)
-			continue;
-		measured = true;
-		tmin = t < tmin ? t : tmin;
-		tmax = t > tmax ? t : tmax;
-	}
-	sr->aggregate_mbps = 0;
-	sr->window_s = 0;
-	if (!measured) {	/* nothing measured (interrupted, failed): unknown, not 0 */
-		sr->aggregate_mbps = NAN;
-		return;
-	}
-	double tol = tmax * 0.02 > 0.2 ? tmax * 0.02 : 0.2;	/* two intervals or 2 % */
-	bool spread = tmax - tmin > tol;
-	for (size_t k = 0; k < sr->n_res; k++) {
-		struct target_result *t = &sr->res[k];
-		bool early = t->seconds <= 0 || (spread && t->seconds < tmax - tol);
-		/* stopped by errors, or short of a timed step while the others ran
-		 * (a one-pass step may legitimately finish first) */
-		t->stopped_early = sr->n_res > 1 && early && (t->note[0] || st->seconds > 0);
-	}
-	if (!spread || !have_w) {
-		for (size_t k = 0; k < sr->n_res; k++)
-			sr->aggregate_mbps += sr->res[k].mbps;
-		return;
-	}
-	double bytes = 0;
-	uint64_t tw = (uint64_t)(tmin * 1e9);
-	for (size_t k = 0; k < sr->n_res; k++) {
-		if (sr->res[k].seconds <= 0)
-			continue;
-		uint64_t after = series_bytes_after(&w[k].series, tw);
-		bytes += (double)(sr->res[k].bytes > after ? sr->res[k].bytes - after : 0);
-	}
-	sr->window_s = tmin;
-	sr->aggregate_mbps = bytes / tmin / 1e6;
 }
 
 /* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
@@ -776,8 +598,24 @@ runner_main(void *arg)
 			sr->aggregate_mbps = NAN;
 			r->res.failed = true;
 		}
-		if (bt && bt->on_step && !sr->failed)
+		if (bt && bt->on_step && !sr->failed) {
+			size_t before = p->n_steps;
 			bt->on_step(&r->ctx, &st, sr);
+			if (p->n_steps != before) {	/* steps added: the progress counts them */
+				unsigned n = 0;
+				double left = 0;
+				for (size_t k = 0; k < p->n_steps; k++) {
+					n += !p->steps[k].solo;
+					if (k >= before)
+						left += planned(&p->steps[k]);
+				}
+				pthread_mutex_lock(&r->mu);
+				r->snap.n_steps = n;
+				if (r->planned_s > 0)
+					r->planned_s += left;
+				pthread_mutex_unlock(&r->mu);
+			}
+		}
 		r->done_planned_s += planned(&st);
 		if (!st.solo)
 			publish_step(r, pos - 1, sr);
@@ -788,7 +626,8 @@ runner_main(void *arg)
 	}
 	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
 	r->res.interrupted = r->stop_reason != 0;
-	set_state(r, r->res.interrupted ? RUN_STOPPED : r->res.failed ? RUN_FAILED : RUN_DONE, NULL);
+	/* a run with a failed step still has a result to show (it says so) */
+	set_state(r, r->res.interrupted ? RUN_STOPPED : RUN_DONE, NULL);
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&r->over, true);
 	pthread_cond_broadcast(&r->cv);
@@ -919,24 +758,6 @@ runner_result(struct runner *r, struct run_result *out)
 	else
 		bench_verdict_errors(&r->plan, out);
 	r->ctx.res = &r->res;
-	return rc;
-}
-
-int
-bench_finish(const struct plan *p, struct run_result *r)
-{
-	const struct bench_test *t = p->test;
-	if (!t || !t->finish) {
-		bench_verdict_errors(p, r);
-		return 0;
-	}
-	void *state = calloc(1, t->state_size ? t->state_size : 1);
-	void *io_state = calloc(p->targets.n ? p->targets.n : 1, t->io_state_size ? t->io_state_size : 1);
-	struct bench_ctx c = { .plan = (struct plan *)p, .res = r, .state = state,
-			       .io_state = io_state, .n_targets = p->targets.n };
-	int rc = state && io_state ? t->finish(&c, r) : -ENOMEM;
-	free(state);
-	free(io_state);
 	return rc;
 }
 

@@ -67,6 +67,8 @@ int plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s);
  * (valid until the next append).  0 / -E2BIG / -ENOMEM. */
 int plan_add_step_params(struct plan *p, const unsigned *idx, unsigned n,
 			 const struct run_params *rp, const char *label, struct plan_step **out);
+/* The plan as one step sees it: its parameters, region, pattern and data. */
+void plan_for_step(const struct plan *p, const struct plan_step *st, struct plan *out);
 /* Set one of the test's parameters from text ("--bs 4k" -> "bs", "4k").
  * 0, -ENOENT (the test has no such parameter), -EINVAL + err. */
 int plan_set_param(struct plan *p, const char *name, const char *text, char *err, size_t errlen);
