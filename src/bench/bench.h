@@ -21,7 +21,4 @@ int bench_plan_single(struct plan *p, char *err, size_t errlen);
 extern const struct bench_param bp_bs, bp_qd, bp_time, bp_ramp, bp_pattern, bp_rw, bp_data;
 /* The usual transfer set, for a test's .params. */
 #define BENCH_XFER_PARAMS &bp_bs, &bp_qd, &bp_time, &bp_ramp, &bp_pattern, &bp_rw, &bp_data
-
-extern const struct bench_test bench_seqread, bench_seqwrite, bench_randread,
-	bench_randwrite, bench_saturate;
 #endif

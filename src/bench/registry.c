@@ -5,9 +5,19 @@
 #include <string.h>
 #include "bench/bench.h"
 
-const struct bench_test *const bench_table[] = {
-	&bench_seqread, &bench_seqwrite, &bench_randread, &bench_randwrite, &bench_saturate,
-};
+/* One line per test, in the order the picker and --help list them; the
+ * file src/bench/NAME.c defines bench_NAME. */
+#define BENCH_TESTS(X)	\
+	X(seqread)	\
+	X(seqwrite)	\
+	X(randread)	\
+	X(randwrite)	\
+	X(saturate)
+
+#define BENCH_DECL(n) extern const struct bench_test bench_##n;
+#define BENCH_REF(n) &bench_##n,
+BENCH_TESTS(BENCH_DECL)
+const struct bench_test *const bench_table[] = { BENCH_TESTS(BENCH_REF) };
 const size_t bench_count = ARRAY_SIZE(bench_table);
 
 const struct bench_test *

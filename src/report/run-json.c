@@ -155,6 +155,7 @@ table_json(const struct result_table *t)
 		json_object_object_add(co, "title", doc_str(t->cols[c].title));
 		json_object_object_add(co, "type", json_object_new_string(col_types[t->cols[c].type]));
 		json_object_object_add(co, "unit", doc_str(t->cols[c].unit));
+		json_object_object_add(co, "decimals", json_object_new_int(t->cols[c].prec));
 		json_object_array_add(cols, co);
 	}
 	json_object_object_add(o, "columns", cols);
@@ -505,7 +506,8 @@ tables_load(struct json_object *a, struct run_result *r)
 			for (size_t y = 0; y < ARRAY_SIZE(col_types); y++)
 				if (!strcmp(type, col_types[y]))
 					c[k].type = (enum col_type)y;
-			c[k].prec = c[k].type == COL_DBL ? 1 : 0;
+			uint64_t dec = gu(co, "decimals");
+			c[k].prec = c[k].type == COL_DBL ? (dec <= 6 ? (int)dec : 1) : 0;
 		}
 		char name[32], title[80];
 		gs(to, "name", name, sizeof(name));

@@ -50,6 +50,30 @@ target_row(FILE *f, const char *step, const struct target_result *t)
 			(unsigned long long)t->ramp_err.count, t->ramp_err.count == 1 ? "" : "s");
 }
 
+static const char *
+q(const char *s)
+{
+	return s && s[0] ? s : "?";
+}
+
+/* The drive behind a target as the inventory saw it (only when it saw it). */
+static void
+ident_print(FILE *f, const char *target, const struct target_ident *d)
+{
+	if (!d->model[0] && !d->serial[0])
+		return;
+	char cap[24] = "?", lg[16] = "?", ph[16] = "?";
+	if (d->capacity.known)
+		snprintf(cap, sizeof(cap), "%.2f GB", (double)d->capacity.v / 1e9);
+	if (d->logical.known)
+		snprintf(lg, sizeof(lg), "%llu", (unsigned long long)d->logical.v);
+	if (d->physical.known)
+		snprintf(ph, sizeof(ph), "%llu", (unsigned long long)d->physical.v);
+	fprintf(f, "drive %s: %s, serial %s, wwn %s, firmware %s, %s, sectors %s/%s (%s), controller %s %s\n",
+		target, q(d->model), q(d->serial), q(d->wwn), q(d->firmware), cap, lg, ph,
+		q(d->sector_source), q(d->controller), q(d->port));
+}
+
 /* A named table, columns as wide as their widest cell. */
 static void
 table_print(FILE *f, const struct result_table *t)
@@ -120,6 +144,8 @@ run_text_print(FILE *f, const struct run_result *r)
 	}
 	if (r->ceiling_mbps > 0)
 		fprintf(f, "link ceiling: %.0f MB/s (%s)\n", r->ceiling_mbps, r->ceiling_text);
+	for (size_t i = 0; i < r->n_ident; i++)
+		ident_print(f, i < r->ident_targets.n ? r->ident_targets.v[i] : "?", &r->ident[i]);
 	for (size_t i = 0; i < r->n_tables; i++)
 		table_print(f, &r->tables[i]);
 	for (size_t i = 0; i < r->n_verdicts; i++) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "report/run.h"
 #include "run/runner.h"
 #include "run/series.h"
 #include "sim/sim.h"
@@ -374,6 +375,61 @@ test_uneven_scaling(void **state)
 	plan_free(&p);
 }
 
+/* What a writer saves, the loader (`show`) reads back: tables, verdict
+ * level and evidence, the identity block, the new step and target fields. */
+static void
+test_json_roundtrip(void **state)
+{
+	struct plan p;
+	plan_init(&p, bench_find("saturate"));
+	const double agg[] = { 137, 215, 353 }, ideal[] = { 137, 275, 412 };
+	struct run_result r, back;
+	fake(&r, agg, ideal, 3);
+	snprintf(r.test, sizeof(r.test), "saturate");
+	assert_int_equal(bench_finish(&p, &r), 0);
+	r.steps[1].window_s = 0.7;
+	snprintf(r.steps[1].label, sizeof(r.steps[1].label), "2 drives");
+	r.steps[2].failed = true;
+	result_new_id(r.run_id, sizeof(r.run_id));
+	snprintf(r.host, sizeof(r.host), "bench1");
+	r.ident = calloc(1, sizeof(*r.ident));
+	r.n_ident = 1;
+	strlist_add(&r.ident_targets, "/dev/sdb");
+	snprintf(r.ident[0].model, sizeof(r.ident[0].model), "WDC WD40EZRX");
+	r.ident[0].logical = (struct known_u64){ true, 512 };
+	struct verdict *v = &r.verdicts[0];
+	assert_int_equal(verdict_evidence(v, "one line"), 0);
+
+	struct json_object *o = run_json(&r);
+	char err[160];
+	assert_int_equal(run_json_from_object(o, &back, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_string_equal(back.run_id, r.run_id);
+	assert_string_equal(back.host, "bench1");
+	assert_int_equal(back.n_ident, 1);
+	assert_string_equal(back.ident_targets.v[0], "/dev/sdb");
+	assert_string_equal(back.ident[0].model, "WDC WD40EZRX");
+	assert_true(back.ident[0].logical.known && back.ident[0].logical.v == 512);
+	assert_false(back.ident[0].physical.known);	/* unknown stays unknown */
+	assert_int_equal(back.verdicts[0].level, VL_WARN);
+	assert_int_equal(back.verdicts[0].evidence.n, r.verdicts[0].evidence.n);
+	assert_int_equal(back.n_tables, 1);
+	assert_int_equal(back.tables[0].n_rows, 3);
+	char a[32], b[32];
+	for (size_t y = 0; y < 3; y++)
+		for (size_t c = 0; c < back.tables[0].n_cols; c++) {
+			table_cell_text(&r.tables[0], y, c, a, sizeof(a));
+			table_cell_text(&back.tables[0], y, c, b, sizeof(b));
+			assert_string_equal(a, b);
+		}
+	assert_true(back.steps[1].window_s == 0.7);
+	assert_string_equal(back.steps[1].label, "2 drives");
+	assert_true(back.steps[2].failed);
+	run_result_free(&r);
+	run_result_free(&back);
+	plan_free(&p);
+}
+
 int
 main(void)
 {
@@ -384,6 +440,7 @@ main(void)
 		cmocka_unit_test(test_ramp_errors),
 		cmocka_unit_test(test_series_whole),
 		cmocka_unit_test(test_uneven_scaling),
+		cmocka_unit_test(test_json_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
