@@ -178,7 +178,7 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 {
 	const struct plan *p = c->plan;
 	double ceil = p->ceiling_mbps;
-	char t[320];
+	char t[768];
 	if (p->link_downgraded && ceil > 0) {
 		struct verdict *v = result_verdict(r, VL_WARN, "link",
 			"link trained at %s: %.0f MB/s ceiling — reseat the card or use a wider slot",
@@ -227,7 +227,7 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 			o += (size_t)snprintf(t + o, sizeof(t) - o, "%s%.0f", i ? ", " : "",
 					      r->steps[i].aggregate_mbps);
 		const struct step_result *w = &r->steps[worst - 1];
-		char full[480];
+		char full[1024];
 		snprintf(full, sizeof(full), "uneven scaling: %s MB/s; %zu drives at %.0f %% of ideal%s", t,
 			 w->active.n, 100.0 * w->aggregate_mbps / w->ideal_mbps, ctx);
 		v = sat(r, VL_WARN, 0, ceil, full);
