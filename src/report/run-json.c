@@ -219,6 +219,15 @@ target_json(const struct target_result *t)
 	json_object_object_add(s, "p99_us", jfloats(t->series.p99_us, t->series.n, 1));
 	json_object_object_add(s, "pos", t->series.pos ? jfloats(t->series.pos, t->series.n, 4) : NULL);
 	json_object_object_add(o, "series", s);
+	struct json_object *bp = NULL;
+	if (t->by_pos.n) {
+		bp = json_object_new_object();
+		json_object_object_add(bp, "start_byte", ju64(t->by_pos.start));
+		json_object_object_add(bp, "end_byte", ju64(t->by_pos.end));
+		json_object_object_add(bp, "mbps", jfloats(t->by_pos.mbps, t->by_pos.n, 2));
+		json_object_object_add(bp, "max_lat_us", jfloats(t->by_pos.max_lat_us, t->by_pos.n, 1));
+	}
+	json_object_object_add(o, "by_position", bp);
 	struct json_object *h = json_object_new_object();
 	struct json_object *hu = json_object_new_array_ext((int)t->hist.n);
 	struct json_object *hc = json_object_new_array_ext((int)t->hist.n);
@@ -594,6 +603,18 @@ target_load(struct json_object *o, struct target_result *t)
 			if (!t->series.mbps || !t->series.iops || !t->series.p99_us)
 				return -ENOMEM;
 		}
+	}
+	struct json_object *bp = get(o, "by_position");
+	struct json_object *bm = get(bp, "mbps"), *bl = get(bp, "max_lat_us");
+	size_t nbp = is_array(bm) ? json_object_array_length(bm) : 0;
+	if (nbp && is_array(bl) && json_object_array_length(bl) == nbp) {
+		t->by_pos.start = gu(bp, "start_byte");
+		t->by_pos.end = gu(bp, "end_byte");
+		t->by_pos.mbps = gfloats(bm, nbp);
+		t->by_pos.max_lat_us = gfloats(bl, nbp);
+		if (!t->by_pos.mbps || !t->by_pos.max_lat_us)
+			return -ENOMEM;
+		t->by_pos.n = nbp;
 	}
 	struct json_object *h = get(o, "hist");
 	if (h) {

@@ -1,8 +1,10 @@
 /* measure.c - what the runner measures around the workers: errors sorted
  * into ramp-up and measured (a per-I/O hook wrapping the test's own), and a
  * step's aggregate over the common window of its targets. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "run/measure.h"
 
@@ -35,8 +37,48 @@ acc_on_io(void *state, const struct io_done *d)
 	struct io_acc *a = state;
 	if (d->res)
 		err_add(d->t_ns < a->ramp_ns ? &a->ramp : &a->meas, -d->res, d->offset);
+	else if (a->pos && d->measured && d->offset >= a->region_start && d->offset < a->region_end) {
+		uint64_t b = (d->offset - a->region_start) * POS_BUCKETS / (a->region_end - a->region_start);
+		struct pos_bucket *x = &a->pos[b < POS_BUCKETS ? b : POS_BUCKETS - 1];
+		if (!x->n++) {
+			x->t_first = d->t_ns;
+			x->first_len = d->len;
+		}
+		x->t_last = d->t_ns;
+		x->bytes += d->len;
+		if (d->lat_ns > x->max_lat_ns)
+			x->max_lat_ns = d->lat_ns;
+	}
 	if (a->hook)
 		a->hook(a->state, d);
+}
+
+int
+acc_save_position(const struct io_acc *a, struct saved_pos *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!a->pos)
+		return 0;
+	o->mbps = malloc(POS_BUCKETS * sizeof(float));
+	o->max_lat_us = malloc(POS_BUCKETS * sizeof(float));
+	if (!o->mbps || !o->max_lat_us) {
+		free(o->mbps);
+		free(o->max_lat_us);
+		o->mbps = o->max_lat_us = NULL;
+		return -ENOMEM;
+	}
+	o->n = POS_BUCKETS;
+	o->start = a->region_start;
+	o->end = a->region_end;
+	for (size_t i = 0; i < POS_BUCKETS; i++) {
+		const struct pos_bucket *x = &a->pos[i];
+		/* the bytes after the first completion, over the time to the last:
+		 * a bucket read once, front to back (NAN: too few to tell) */
+		o->mbps[i] = x->n > 1 && x->t_last > x->t_first ?
+			(float)((double)(x->bytes - x->first_len) / ((double)(x->t_last - x->t_first) / 1e9) / 1e6) : NAN;
+		o->max_lat_us[i] = x->n ? (float)((double)x->max_lat_ns / 1e3) : NAN;
+	}
+	return 0;
 }
 
 /* The aggregate of a step.  When the targets measured for about the same

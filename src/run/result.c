@@ -22,6 +22,8 @@ target_result_free(struct target_result *t)
 	free(t->series.pos);
 	free(t->hist.upper_us);
 	free(t->hist.count);
+	free(t->by_pos.mbps);
+	free(t->by_pos.max_lat_us);
 }
 
 void

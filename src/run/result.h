@@ -42,6 +42,14 @@ struct saved_series {
 	float *pos;			/* position on the target 0..1, n (may be NULL) */
 };
 
+/* Rate and worst latency by position across the region (positional tests):
+ * n equal slices of [start, end) bytes; NAN where a slice cannot tell. */
+struct saved_pos {
+	size_t n;
+	uint64_t start, end;
+	float *mbps, *max_lat_us;
+};
+
 /* Latency histogram as saved: non-empty buckets only. */
 struct saved_hist {
 	size_t n;
@@ -60,6 +68,7 @@ struct target_result {
 	struct lat_summary lat;
 	struct err_summary err;
 	struct saved_series series;
+	struct saved_pos by_pos;	/* n 0 when the test is not positional */
 	struct saved_hist hist;
 	char note[192];		/* why this target stopped early / failed; "" none */
 	char engine[16];	/* engine that moved the bytes (after any fallback) */

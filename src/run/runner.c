@@ -384,6 +384,12 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 		}
 		wp.on_io = acc_on_io;
 		wp.on_io_state = &acc[k];
+		/* a positional test over a sequential pass: rate by position */
+		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
+			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
+			acc[k].region_start = wp.region_start;
+			acc[k].region_end = wp.region_end;
+		}
 		rc = worker_setup(&w[k], &wp, &gate, &r->stop);
 		if (rc) {
 			note(r, w[k].msg[0] ? w[k].msg : strerror(-rc));
@@ -472,6 +478,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 				rc = w[k].rc;
 			res[k].err = acc[k].meas;
 			res[k].ramp_err = acc[k].ramp;
+			if (acc_save_position(&acc[k], &res[k].by_pos) && !rc)
+				rc = -ENOMEM;
 			/* the whole run, downsampled, not only what the ring still holds */
 			if (!e && w[k].series.n_whole) {
 				free(res[k].series.mbps);
@@ -493,6 +501,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	for (unsigned k = 0; k < st->n; k++)
 		worker_cleanup(&w[k]);
 	gate_destroy(&gate);
+	for (unsigned k = 0; k < st->n; k++)
+		free(acc[k].pos);
 	free(w);
 	free(acc);
 	return rc;
