@@ -29,9 +29,13 @@ const struct bench_param bp_ramp = {
 };
 
 static const char *const patterns[] = { "seq", "rand", "stride", NULL };
+static const struct bench_alias pattern_words[] = {
+	{ "sequential", 0 }, { "random", 1 }, { "strided", 2 }, { NULL, 0 },
+};
 const struct bench_param bp_pattern = {
 	.name = "pattern", .kind = BP_CHOICE, .bind = BIND_PATTERN, .arg = "seq|rand|stride",
 	.help = "where the I/Os go", .bad = "one of seq, rand, stride", .choices = patterns,
+	.aliases = pattern_words,
 };
 
 static const struct bench_alias rw_words[] = { { "read", 100 }, { "write", 0 }, { NULL, 0 } };
@@ -43,7 +47,9 @@ const struct bench_param bp_rw = {
 };
 
 static const char *const datas[] = { "random", "zeros", "compressible", NULL };
+static const struct bench_alias data_words[] = { { "zero", 1 }, { NULL, 0 } };
 const struct bench_param bp_data = {
 	.name = "data", .kind = BP_CHOICE, .bind = BIND_DATA, .arg = "random|zeros|compressible",
 	.help = "what writes carry", .bad = "one of random, zeros, compressible", .choices = datas,
+	.aliases = data_words,
 };

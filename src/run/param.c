@@ -111,6 +111,12 @@ bench_param_parse(const struct bench_param *bp, const char *text, struct bench_v
 			x = a->v;
 			rc = 0;
 		}
+	if (!rc && bp->kind == BP_CHOICE) {	/* another word for a choice */
+		snprintf(v->str, sizeof(v->str), "%s", bp->choices[(size_t)x]);
+		v->num = x;
+		v->set = true;
+		return 0;
+	}
 	if (rc) {
 		switch (bp->kind) {
 		case BP_SIZE: {

@@ -21,7 +21,7 @@ enum bench_param_kind { BP_SIZE, BP_COUNT, BP_DURATION, BP_PERCENT, BP_CHOICE };
 enum bench_bind { BIND_NONE, BIND_BS, BIND_QD, BIND_SECONDS, BIND_RAMP, BIND_PATTERN,
 		  BIND_RW, BIND_DATA };
 
-struct bench_alias {		/* a word standing for a number ("read" = 100 %) */
+struct bench_alias {		/* a word standing for a number ("read" = 100 %) or a choice (its index) */
 	const char *word;
 	double v;
 };

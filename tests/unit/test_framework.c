@@ -46,6 +46,8 @@ test_params(void **state)
 	assert_int_equal(bench_param_parse(rw, "101", &v, err, sizeof(err)), -EINVAL);
 	const struct bench_param *pat = bench_param_find(t, "pattern", NULL);
 	assert_int_equal(bench_param_parse(pat, "zigzag", &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(bench_param_parse(pat, "sequential", &v, err, sizeof(err)), 0);
+	assert_string_equal(v.str, "seq");	/* the old long words still work */
 	/* defaults are the test's own */
 	bench_param_default(t, bench_param_find(t, "qd", NULL), &v);
 	assert_true(v.num == 32);
