@@ -14,6 +14,7 @@
 #include "io/guard.h"
 #include "report/doc.h"
 #include "report/run.h"
+#include "report/writer.h"
 #include "report/text.h"
 #include "run/cli.h"
 #include "run/runner.h"
@@ -420,7 +421,8 @@ tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(out, outlen, "diskscope-%s-%s.%s", r->test, stamp, fmt);
 	(void)c;
-	return strcmp(fmt, "csv") == 0 ? run_csv_write(r, out) : run_json_write(r, out);
+	const struct writer *w = writer_find(fmt, NULL);	/* the writer registry */
+	return w ? w->write(r, out) : -EINVAL;
 }
 
 static size_t

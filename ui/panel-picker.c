@@ -89,7 +89,7 @@ nearest(const struct param_def *d, double v)
 	return best;
 }
 
-/* Put the selected test's own defaults into the form (randread: 4 KiB,
+/* Put the selected test's own defaults into the form (a random read: 4 KiB,
  * QD 32, random), so what the form shows is what will run. */
 static void
 load_defaults(struct ui *u)

@@ -10,7 +10,7 @@
 #include "run/snapshot.h"
 
 struct ui_test_info {		/* one row of the test picker */
-	const char *name;	/* "saturate" */
+	const char *name;	/* the registry name */
 	const char *summary;	/* one line */
 	bool writes;		/* destroys data on the target */
 	struct run_params defaults;	/* the test's own: the picker's form starts here */
