@@ -48,7 +48,7 @@ fault_cleanup() {
 
 fault_trap() {
 	# the program under test first (it holds the loop devices), then ours
-	trap '${fault_extra_cleanup:-:}; fault_cleanup' EXIT
+	trap 'eval "${fault_extra_cleanup:-:}"; fault_cleanup' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 }
