@@ -57,6 +57,7 @@ struct target_result {
 	struct saved_hist hist;
 	char note[192];		/* why this target stopped early / failed; "" none */
 	char engine[16];	/* engine that moved the bytes (after any fallback) */
+	uint64_t ramp_errors;	/* failed I/Os during the ramp-up (not in err) */
 };
 
 struct step_result {

@@ -75,6 +75,7 @@ struct worker_params {
 	unsigned interval_ms;		/* series interval, default 100 */
 	size_t series_cap;		/* samples kept, default 36000 */
 	unsigned max_consec_errors;	/* stop after this many failures in a row, default 256 */
+	uint64_t io_timeout_ns;		/* an I/O outstanding longer ends the worker, default 30 s */
 	worker_io_hook on_io;		/* optional, per completion (see struct io_done) */
 	void *on_io_state;		/* per-target state handed to on_io */
 };
@@ -96,7 +97,8 @@ struct worker {
 	struct worker_pub pub;
 	struct series series;
 	struct hist hist;		/* measured part, whole */
-	struct err_summary err;
+	struct err_summary err;		/* measured part, and the drain after it */
+	uint64_t err_ramp;		/* failed I/Os during the ramp-up, apart */
 	int rc;				/* 0, or -errno when the worker could not run */
 	char msg[192];			/* why it failed / stopped early */
 	char notice[160];		/* e.g. the psync fallback */
