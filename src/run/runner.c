@@ -292,6 +292,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->time_ns = (uint64_t)(st->seconds * 1e9);
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
 	wp->one_pass = st->seconds <= 0 && p->params.size == 0;
+	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 }
 
 /* Consume new series samples of every active worker into the snapshot. */
@@ -439,6 +440,7 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 	uint64_t t0 = now_ns();
 	int rc = 0;
 	unsigned started = 0;
+	bool keep = false;
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
@@ -476,6 +478,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 			/* The sampler: 10 Hz until every worker is done (woken at once
 			 * when the last one finishes). */
 			for (;;) {
+				for (unsigned k = 0; k < st->n; k++)
+					worker_watch(&w[k]);	/* an I/O stuck past the timeout */
 				if (gate_wait_done(&gate, st->n, 100))
 					break;
 				sample(r, step_pos, false);
@@ -526,10 +530,11 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 		}
 		if (w[k].engine_used && !r->res.params.engine[0])
 			strtrimcpy(r->res.params.engine, sizeof(r->res.params.engine), w[k].engine_used);
-		worker_cleanup(&w[k]);
+		keep |= !worker_cleanup(&w[k]);
 	}
 	gate_destroy(&gate);
-	free(w);
+	if (!keep)	/* else a thread stuck in the kernel still uses it */
+		free(w);
 	return rc;
 }
 
