@@ -75,4 +75,6 @@ const struct engine_ops *engine_find(const char *name);
  * -errno (-ENOSYS, -EPERM, ...).  For the "using psync" notice. */
 int engine_uring_probe(void);
 bool engine_uring_available(void);
+/* Tests only: rings created from now on lack IORING_SETUP_SUBMIT_ALL. */
+void engine_uring_test_no_submit_all(bool on);
 #endif
