@@ -466,7 +466,7 @@ run_loop(struct worker *w)
 	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
 	uint64_t inext = tm + interval;			/* end of the current interval */
 	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
-	uint64_t prev = t0, scanned = t0;
+	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = atomic_load(&cont_count);
 	bool stopping = false, measuring = p->ramp_ns == 0;
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
@@ -618,13 +618,16 @@ run_loop(struct worker *w)
 			if (oldest != UINT64_MAX && now > oldest && now - oldest >= p->io_timeout_ns) {
 				record_timeout(w, off, now - oldest);
 				w->eng.abandoned = inflight;
+				gave_up = now;
 				break;
 			}
 		}
 	}
 	/* The measured span: to the time limit when it was reached, else to the
-	 * last counted completion. */
+	 * last counted completion (or to the give-up on a timed-out I/O). */
 	uint64_t tend = tstop != UINT64_MAX && eclock(w) >= tstop ? tstop : last;
+	if (gave_up > tend)	/* the stall before giving up was measured time */
+		tend = gave_up < tstop ? gave_up : tstop;
 	if (tend < tm)
 		tend = tm;
 	while (inext <= tend) {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "run/worker.h"
 
 #define MS 1000000ull
@@ -312,6 +313,74 @@ test_stamp_before_start(void **state)
 	free(w);
 }
 
+/* ---- a blocking engine (psync at qd 1): commit() hangs in "the kernel"
+ * (a pipe read) until the test lets it go ---- */
+static int hang[2];
+static atomic_bool b_left;
+static int b_init(struct engine *e, void **b, unsigned n, size_t l) { e->blocking = true; npend = 0; return 0; }
+static int
+b_commit(struct engine *e)
+{
+	char c;
+	if (read(hang[0], &c, 1) != 1)
+		return -EIO;
+	for (unsigned i = 0; i < npend; i++)
+		pend[i]->result = (int)pend[i]->len;
+	return (int)npend;
+}
+static int
+b_getevents(struct engine *e, unsigned min, unsigned max, struct io_u **done)
+{
+	unsigned k = npend < max ? npend : max;
+	for (unsigned i = 0; i < k; i++)
+		done[i] = pend[i];
+	npend = 0;
+	return (int)k;
+}
+static void b_cleanup(struct engine *e) { atomic_store(&b_left, true); }
+static int b_queue(struct engine *e, struct io_u *u) { pend[npend++] = u; return 0; }
+static const struct engine_ops block_ops = {
+	.name = "stub", .init = b_init, .queue = b_queue, .commit = b_commit,
+	.getevents = b_getevents, .cleanup = b_cleanup,
+};
+
+/* The runner's watch gives up on a worker whose thread is stuck in one
+ * blocking read past the I/O timeout: the timeout is recorded with the
+ * read's offset, the thread is detached, its memory is kept, and when the
+ * read finally returns the thread touches nothing and leaves. */
+static void
+test_watch_blocking(void **state)
+{
+	assert_int_equal(pipe(hang), 0);
+	static atomic_bool stop;
+	struct worker *w = calloc(1, sizeof(*w));
+	struct worker_params p = { .ops = &block_ops, .t = &tgt, .bs = 4096, .qd = 1, .rw_mix = 100,
+				   .region_start = 8192, .region_end = tgt.size, .time_ns = 60 * S,
+				   .io_timeout_ns = 200 * MS, .data = DATA_ZEROS };
+	atomic_store(&b_left, false);
+	assert_int_equal(worker_setup(w, &p, NULL, &stop), 0);
+	assert_int_equal(worker_start(w), 0);
+	bool gave_up = false;
+	for (int i = 0; i < 1000 && !gave_up; i++) {	/* up to 10 s: not a timing assertion */
+		usleep(10000);
+		gave_up = worker_watch(w);
+	}
+	assert_true(gave_up);
+	worker_join(w);		/* detaches */
+	assert_int_equal(w->rc, -ETIMEDOUT);
+	assert_int_equal(w->err.first_offset, 8192);
+	assert_non_null(strstr(w->msg, "I/O at byte 8192 outstanding"));
+	assert_false(worker_cleanup(w));	/* the struct must be kept */
+	assert_int_equal(write(hang[1], "x", 1), 1);	/* the read returns */
+	for (int i = 0; i < 500 && !atomic_load(&b_left); i++)
+		usleep(10000);
+	assert_true(atomic_load(&b_left));	/* it closed its engine and left */
+	assert_int_equal(w->err.count, 1);	/* ... without touching the result */
+	close(hang[0]);
+	close(hang[1]);
+	/* w and its buffers are deliberately leaked, as the runner does */
+}
+
 int
 main(void)
 {
@@ -323,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_drain_counted),
 		cmocka_unit_test(test_ramp_errors),
 		cmocka_unit_test(test_stamp_before_start),
+		cmocka_unit_test(test_watch_blocking),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
