@@ -222,9 +222,11 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		goto fail;
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
+	struct target_opts topts = p->topts;
+	topts.defer_fill = true;	/* filled by runner_main, off the caller's thread */
 	for (size_t i = 0; i < r->n_t; i++) {
 		char e[256] = "";
-		rc = target_open(&r->t[i], p->targets.v[i], &p->topts, e, sizeof(e));
+		rc = target_open(&r->t[i], p->targets.v[i], &topts, e, sizeof(e));
 		if (rc) {
 			snprintf(err, errlen, "%s", e[0] ? e : strerror(-rc));
 			if (bad_target)
@@ -538,11 +540,48 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 	return rc;
 }
 
+struct prep_ctx {
+	struct runner *r;
+	const char *name;
+};
+
+static int
+prep_progress(void *arg, double frac)
+{
+	struct prep_ctx *c = arg;
+	char m[160];
+	snprintf(m, sizeof(m), "%s: preparing scratch file %.0f %%", c->name, frac * 100);
+	set_state(c->r, RUN_STARTING, m);
+	return atomic_load(&c->r->stop);
+}
+
+/* Slow preparation (filling a scratch file for a read test) as a phase of
+ * the run, on this thread, with its progress in the snapshot. */
+static int
+runner_prepare(struct runner *r)
+{
+	for (size_t i = 0; i < r->n_t; i++) {
+		if (!r->t[i].fill_pending)
+			continue;
+		struct prep_ctx c = { r, r->t[i].name };
+		char err[256] = "";
+		int rc = target_prepare(&r->t[i], prep_progress, &c, err, sizeof(err));
+		if (rc) {
+			if (rc != -EINTR)
+				note(r, err);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static void *
 runner_main(void *arg)
 {
 	struct runner *r = arg;
 	const struct plan *p = &r->plan;
+	if (runner_prepare(r))
+		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
 	set_state(r, RUN_RUNNING, NULL);
 	/* solo passes (saturate's ideal line) */
 	if (p->n_solo) {
