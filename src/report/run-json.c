@@ -126,6 +126,7 @@ target_json(const struct target_result *t)
 	}
 	json_object_object_add(e, "by_errno", by);
 	json_object_object_add(o, "errors", e);
+	json_object_object_add(o, "ramp_errors", ju64(t->ramp_errors));	/* failed during the ramp-up, not in errors */
 	struct json_object *s = json_object_new_object();
 	json_object_object_add(s, "interval_ms", json_object_new_int((int)t->series.interval_ms));
 	json_object_object_add(s, "mbps", jfloats(t->series.mbps, t->series.n, 2));
@@ -326,6 +327,7 @@ target_load(struct json_object *o, struct target_result *t)
 	t->bytes = gu(o, "bytes");
 	t->ios = gu(o, "ios");
 	t->seconds = gd(o, "seconds");
+	t->ramp_errors = gu(o, "ramp_errors");
 	struct json_object *lat = get(o, "lat_us");
 	if (lat && json_object_is_type(lat, json_type_object)) {
 		t->lat.known = true;
