@@ -374,8 +374,10 @@ fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
 	const struct worker_params *p = &w->p;
 	struct io_u *batch[WORKER_MAX_QD];
 	unsigned nb = 0;
+	/* --size counts the measured part only: not while ramping up */
+	bool counting = p->size && (!p->ramp_ns || eclock(w) >= tm);
 	while (nb < *nfree) {
-		if (p->size && *issued + (uint64_t)nb * p->bs >= p->size) {
+		if (counting && *issued + (uint64_t)nb * p->bs >= p->size) {
 			*stopping = true;
 			break;
 		}
