@@ -3,7 +3,6 @@
  * publishes counters with relaxed stores. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,69 +35,6 @@ data_mode_name(enum data_mode d)
 	case DATA_COMPRESSIBLE: return "compressible";
 	}
 	return "?";
-}
-
-void
-gate_init(struct start_gate *g)
-{
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->cv, NULL);
-	g->arrived = 0;
-	g->finished = 0;
-	g->open = false;
-}
-
-void
-gate_destroy(struct start_gate *g)
-{
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->cv);
-}
-
-void
-gate_arrive(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->arrived++;
-	pthread_cond_broadcast(&g->cv);
-	while (!g->open)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-void
-gate_wait_all(struct start_gate *g, unsigned n)
-{
-	pthread_mutex_lock(&g->mu);
-	while (g->arrived < n)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-void
-gate_open(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->open = true;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mu);
-}
-
-bool
-gate_wait_done(struct start_gate *g, unsigned n, unsigned ms)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += (long)ms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	pthread_mutex_lock(&g->mu);
-	while (g->finished < n)
-		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts))
-			break;
-	bool all = g->finished >= n;
-	pthread_mutex_unlock(&g->mu);
-	return all;
 }
 
 void
@@ -316,41 +252,6 @@ interval_close(struct worker *w, uint64_t end_rel, uint64_t dur)
 
 #define PUB_STORE(f, v) atomic_store_explicit(&w->pub.f, (v), memory_order_relaxed)
 
-/* ---- a pause of the whole process (SIGSTOP/SIGTSTP, then SIGCONT) ----
- * CLOCK_MONOTONIC keeps running while the process is stopped, so a stop
- * inside the measured window would count as time with no bytes.  A SIGCONT
- * handler (chained to any earlier one) notes when the process resumed; a
- * worker that sees a new SIGCONT after a gap longer than a bounded wait
- * excludes the gap from its window. */
-static _Atomic uint64_t cont_count, cont_at_ns;
-static struct sigaction cont_old;
-
-static void
-on_sigcont(int sig, siginfo_t *si, void *uc)
-{
-	atomic_store(&cont_at_ns, now_ns());
-	atomic_fetch_add(&cont_count, 1);
-	if ((cont_old.sa_flags & SA_SIGINFO) && cont_old.sa_sigaction)
-		cont_old.sa_sigaction(sig, si, uc);
-	else if (!(cont_old.sa_flags & SA_SIGINFO) && cont_old.sa_handler != SIG_DFL &&
-		 cont_old.sa_handler != SIG_IGN)
-		cont_old.sa_handler(sig);
-}
-
-static void
-cont_install(void)
-{
-	struct sigaction sa = { .sa_sigaction = on_sigcont, .sa_flags = SA_SIGINFO | SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCONT, &sa, &cont_old);
-}
-
-uint64_t
-worker_last_cont_ns(void)
-{
-	return atomic_load(&cont_at_ns);
-}
-
 /* Bounded waits (fio's way): the worker looks at the clock, the stop flag and
  * the oldest outstanding I/O at least this often. */
 #define WAIT_NS (100ull * 1000000ull)
@@ -469,7 +370,7 @@ run_loop(struct worker *w)
 	uint64_t inext = tm + interval;			/* end of the current interval */
 	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
-	uint64_t conts = atomic_load(&cont_count);
+	uint64_t conts = worker_cont_count();
 	bool stopping = false, measuring = p->ramp_ns == 0;
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
@@ -502,10 +403,10 @@ run_loop(struct worker *w)
 			break;
 		}
 		uint64_t now = eclock(w);
-		uint64_t c = atomic_load(&cont_count);
+		uint64_t c = worker_cont_count();
 		if (c != conts) {
 			conts = c;
-			uint64_t ca = atomic_load(&cont_at_ns);
+			uint64_t ca = worker_last_cont_ns();
 			/* stopped somewhere after prev, resumed at ca */
 			if (wall && ca > prev && ca - prev > 2 * WAIT_NS && ca <= now) {
 				uint64_t gap = ca - prev;
@@ -680,8 +581,7 @@ worker_main(void *arg)
 int
 worker_start(struct worker *w)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, cont_install);
+	worker_watch_pauses();
 	int rc = pthread_create(&w->th, NULL, worker_main, w);
 	if (rc)
 		return -rc;

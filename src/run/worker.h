@@ -144,8 +144,12 @@ bool worker_cleanup(struct worker *w);
  * given up: the timeout is recorded with the I/O's offset, the gate counts it
  * as finished, and worker_join detaches it.  True when that happened. */
 bool worker_watch(struct worker *w);
-/* CLOCK_MONOTONIC ns of the last SIGCONT seen by this process, 0 none. */
+/* Pauses of the process (worker-gate.c): a SIGCONT handler, chained to any
+ * earlier one, installed once by worker_start; the CLOCK_MONOTONIC ns of the
+ * last SIGCONT (0 none) and how many were seen. */
+void worker_watch_pauses(void);
 uint64_t worker_last_cont_ns(void);
+uint64_t worker_cont_count(void);
 /* Fill a target_result from a finished worker (series and histogram copied). */
 int worker_result(const struct worker *w, struct target_result *out);
 #endif
