@@ -580,7 +580,8 @@ runner_main(void *arg)
 {
 	struct runner *r = arg;
 	const struct plan *p = &r->plan;
-	if (runner_prepare(r))
+	bool prep_failed = runner_prepare(r) != 0;
+	if (prep_failed)
 		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
 	set_state(r, RUN_RUNNING, NULL);
 	/* solo passes (saturate's ideal line) */
@@ -651,7 +652,7 @@ runner_main(void *arg)
 	}
 	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
 	r->res.interrupted = r->stop_reason != 0;
-	set_state(r, r->res.interrupted ? RUN_STOPPED : RUN_DONE, NULL);
+	set_state(r, r->res.interrupted ? RUN_STOPPED : prep_failed ? RUN_FAILED : RUN_DONE, NULL);
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&r->over, true);
 	pthread_cond_broadcast(&r->cv);

@@ -520,6 +520,13 @@ run_loop(struct worker *w)
 			}
 			if (oldest != UINT64_MAX && now > oldest && now - oldest >= p->io_timeout_ns) {
 				record_timeout(w, off, now - oldest);
+				if (p->on_io) {	/* the test hears of it like any failed I/O */
+					struct io_done d = {
+						.offset = off, .len = p->bs, .measured = now >= tm && now < tstop,
+						.res = -ETIMEDOUT, .lat_ns = now - oldest, .t_ns = now - t0,
+					};
+					p->on_io(p->on_io_state, &d);
+				}
 				w->eng.abandoned = inflight;
 				gave_up = now;
 				break;

@@ -51,7 +51,8 @@ struct io_done {
 	uint32_t len;			/* bytes asked for */
 	bool write;
 	bool measured;			/* inside the measured window */
-	int res;			/* 0, or -errno (a short transfer is -EIO) */
+	int res;			/* 0, or -errno (a short transfer is -EIO; -ETIMEDOUT:
+					   outstanding past the I/O timeout, given up) */
 	uint64_t lat_ns;		/* submit to completion */
 	uint64_t t_ns;			/* completion, engine clock, from the step's start */
 };

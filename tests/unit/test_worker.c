@@ -125,12 +125,24 @@ static uint64_t lat_40s(uint64_t s) { return s >= 2 * S ? 40 * S : 10 * MS; }
 /* A read outstanding past the I/O timeout (30 s by default) ends the worker
  * at the timeout, with ETIMEDOUT at that read's offset; before, the worker
  * waited for it (40 s) and recorded nothing. */
+static unsigned hook_timeouts;
+static uint64_t hook_off;
+static void
+hook(void *st, const struct io_done *d)
+{
+	if (d->res == -ETIMEDOUT) {
+		hook_timeouts++;
+		hook_off = d->offset;
+	}
+}
+
 static void
 test_io_timeout(void **state)
 {
 	vnow = 1000 * S;
 	lat_fn = lat_40s;
-	struct worker_params p = { .qd = 4, .rw_mix = 100, .time_ns = 10 * S, .pat = OFS_SEQ };
+	hook_timeouts = 0;
+	struct worker_params p = { .qd = 4, .rw_mix = 100, .time_ns = 10 * S, .pat = OFS_SEQ, .on_io = hook };
 	uint64_t t0 = vnow;
 	struct worker *w = run(&p, false);
 	assert_int_equal(w->rc, -ETIMEDOUT);
@@ -142,6 +154,8 @@ test_io_timeout(void **state)
 	char off[32];
 	snprintf(off, sizeof off, "byte %llu", (unsigned long long)w->err.first_offset);
 	assert_non_null(strstr(w->msg, off));
+	assert_int_equal(hook_timeouts, 1);	/* a test's per-I/O hook hears of it */
+	assert_int_equal(hook_off, w->err.first_offset);
 	/* the stall lies inside the window: it still ends at the limit */
 	assert_true(fabs(w->seconds - 10.0) < 1e-9);
 	finish(w);
