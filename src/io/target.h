@@ -20,6 +20,7 @@ struct target_opts {
 	const char *sysfs_root;		/* for the guard's holder checks, default /sys */
 	const char *mountinfo_file;	/* default /proc/self/mountinfo */
 	const char *swaps_file;		/* default /proc/swaps */
+	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
 };
 
 struct target {
@@ -38,6 +39,7 @@ struct target {
 	void *sim;			/* engine-sim's per-drive state */
 	bool direct;			/* opened O_DIRECT (false only for a scratch file on tmpfs/ramfs) */
 	char notice[256];		/* one line the runner should print once (e.g. buffered fallback), "" = none */
+	bool fill_pending;		/* scratch file not yet filled (target_prepare) */
 };
 
 /* The size of a scratch file when target_opts.file_size is 0. */
@@ -55,6 +57,12 @@ struct target {
  * that names the target.  o may be NULL (read-only, defaults). */
 int target_open(struct target *t, const char *spec, const struct target_opts *o,
 		char *err, size_t errlen);
+/* Finish what target_open left for later (opts.defer_fill): fill a scratch
+ * file, calling progress(arg, 0..1) now and then; a nonzero return from
+ * progress stops it (-EINTR).  Slow (a 1 GiB file): the runner calls it on
+ * its own thread, never the dashboard's.  0 or -errno + a line in err. */
+int target_prepare(struct target *t, int (*progress)(void *arg, double frac), void *arg,
+		   char *err, size_t errlen);
 /* Close; removes a scratch file we created unless keep.  Safe to call twice. */
 void target_close(struct target *t);
 /* Check an I/O size/offset against the target's alignment: 0 or -EINVAL + reason. */

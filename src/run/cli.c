@@ -168,6 +168,16 @@ o_file_size(struct plan *p, struct run_outputs *o, const char *v, char *err, siz
 }
 
 static int
+o_io_timeout(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	double s;
+	if (parse_seconds(v, &s) || s < 0.001 || s > 86400)
+		return BAD("--io-timeout %s: a duration from 1ms to 24h (default 30s)", v);
+	p->io_timeout_s = s;
+	return 0;
+}
+
+static int
 o_help(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	o->help = true;
@@ -183,6 +193,7 @@ static const struct cli_opt run_opts[] = {
 	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost); once per device", o_destroy },
 	{ "keep", NULL, "keep the scratch file", o_keep },
 	{ "file-size", "SIZE", "scratch file size in a directory target (default 1G)", o_file_size },
+	{ "io-timeout", "DURATION", "give up on a target after one I/O outstanding this long (default 30s)", o_io_timeout },
 	{ "help", NULL, "this text", o_help },
 };
 

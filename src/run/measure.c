@@ -1,6 +1,6 @@
-/* measure.c - what the runner measures around the workers: errors sorted
- * into ramp-up and measured (a per-I/O hook wrapping the test's own), and a
- * step's aggregate over the common window of its targets. */
+/* measure.c - what the runner measures around the workers: the rate by
+ * position (a per-I/O hook wrapping the test's own), and a step's
+ * aggregate over the common window of its targets. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,36 +8,13 @@
 #include <string.h>
 #include "run/measure.h"
 
-static void
-err_add(struct err_summary *e, int err, uint64_t off)
-{
-	if (!e->have_offsets) {
-		e->have_offsets = true;
-		e->first_offset = off;
-	}
-	e->last_offset = off;
-	e->count++;
-	for (size_t i = 0; i < e->n_errno; i++)
-		if (e->by_errno[i].err == err) {
-			e->by_errno[i].count++;
-			return;
-		}
-	if (e->n_errno < ARRAY_SIZE(e->by_errno)) {
-		e->by_errno[e->n_errno].err = err;
-		e->by_errno[e->n_errno].count = 1;
-		e->n_errno++;
-	}
-}
-
-/* Every completion: errors sorted into ramp-up and measured, then the
- * test's own hook. */
+/* Every completion: the rate by position, then the test's own hook (the
+ * worker itself sorts errors into ramp-up and measured). */
 void
 acc_on_io(void *state, const struct io_done *d)
 {
 	struct io_acc *a = state;
-	if (d->res)
-		err_add(d->t_ns < a->ramp_ns ? &a->ramp : &a->meas, -d->res, d->offset);
-	else if (a->pos && d->measured && d->offset >= a->region_start && d->offset < a->region_end) {
+	if (!d->res && a->pos && d->measured && d->offset >= a->region_start && d->offset < a->region_end) {
 		uint64_t b = (d->offset - a->region_start) * POS_BUCKETS / (a->region_end - a->region_start);
 		struct pos_bucket *x = &a->pos[b < POS_BUCKETS ? b : POS_BUCKETS - 1];
 		if (!x->n++) {

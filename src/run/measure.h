@@ -5,7 +5,7 @@
 #include "run/worker.h"
 
 /* The framework's own per-I/O view of a target (wraps the test's hook):
- * errors during ramp-up are kept apart from the measured ones. */
+ * the rate by position. */
 #define POS_BUCKETS 200
 
 struct pos_bucket {
@@ -16,8 +16,6 @@ struct pos_bucket {
 };
 
 struct io_acc {
-	uint64_t ramp_ns;
-	struct err_summary ramp, meas;
 	worker_io_hook hook;		/* the test's, or NULL */
 	void *state;
 	/* by position across the region (positional tests), NULL when off */

@@ -135,9 +135,11 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		goto fail;
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
+	struct target_opts topts = p->topts;
+	topts.defer_fill = true;	/* filled by runner_main, off the caller's thread */
 	for (size_t i = 0; i < r->n_t; i++) {
 		char e[256] = "";
-		rc = target_open(&r->t[i], p->targets.v[i], &p->topts, e, sizeof(e));
+		rc = target_open(&r->t[i], p->targets.v[i], &topts, e, sizeof(e));
 		if (rc) {
 			snprintf(err, errlen, "%s", e[0] ? e : strerror(-rc));
 			if (bad_target)
@@ -221,6 +223,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->time_ns = (uint64_t)(st->seconds * 1e9);
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
+	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 }
 
 /* Consume new series samples of every active worker into the snapshot. */
@@ -374,10 +377,10 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	uint64_t t0 = now_ns();
 	int rc = 0;
 	unsigned started = 0, set_up = 0;
+	bool keep = false;
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
-		acc[k].ramp_ns = wp.ramp_ns;
 		if (bt && bt->on_io) {
 			acc[k].hook = bt->on_io;
 			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
@@ -425,6 +428,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			/* The sampler: 10 Hz until every worker is done (woken at once
 			 * when the last one finishes). */
 			for (;;) {
+				for (unsigned k = 0; k < st->n; k++)
+					worker_watch(&w[k]);	/* an I/O stuck past the timeout */
 				if (gate_wait_done(&gate, st->n, 100))
 					break;
 				sample(r, step_pos, false);
@@ -476,8 +481,6 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			/* a worker that could not run (engine, submit, reap) fails the step */
 			if (w[k].rc && !rc)
 				rc = w[k].rc;
-			res[k].err = acc[k].meas;
-			res[k].ramp_err = acc[k].ramp;
 			if (acc_save_position(&acc[k], &res[k].by_pos) && !rc)
 				rc = -ENOMEM;
 			/* the whole run, downsampled, not only what the ring still holds */
@@ -499,12 +502,14 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	}
 	step_aggregate(sr, st, w, set_up == st->n && started == st->n);
 	for (unsigned k = 0; k < st->n; k++)
-		worker_cleanup(&w[k]);
+		keep |= !worker_cleanup(&w[k]);
 	gate_destroy(&gate);
-	for (unsigned k = 0; k < st->n; k++)
-		free(acc[k].pos);
-	free(w);
-	free(acc);
+	if (!keep) {	/* else a thread stuck in the kernel still uses them */
+		for (unsigned k = 0; k < st->n; k++)
+			free(acc[k].pos);
+		free(w);
+		free(acc);
+	}
 	return rc;
 }
 
@@ -544,12 +549,50 @@ result_room(struct runner *r)
 	return 0;
 }
 
+struct prep_ctx {
+	struct runner *r;
+	const char *name;
+};
+
+static int
+prep_progress(void *arg, double frac)
+{
+	struct prep_ctx *c = arg;
+	char m[160];
+	snprintf(m, sizeof(m), "%s: preparing scratch file %.0f %%", c->name, frac * 100);
+	set_state(c->r, RUN_STARTING, m);
+	return atomic_load(&c->r->stop);
+}
+
+/* Slow preparation (filling a scratch file for a read test) as a phase of
+ * the run, on this thread, with its progress in the snapshot. */
+static int
+runner_prepare(struct runner *r)
+{
+	for (size_t i = 0; i < r->n_t; i++) {
+		if (!r->t[i].fill_pending)
+			continue;
+		struct prep_ctx c = { r, r->t[i].name };
+		char err[256] = "";
+		int rc = target_prepare(&r->t[i], prep_progress, &c, err, sizeof(err));
+		if (rc) {
+			if (rc != -EINTR)
+				note(r, err);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static void *
 runner_main(void *arg)
 {
 	struct runner *r = arg;
 	struct plan *p = &r->plan;
 	const struct bench_test *bt = p->test;
+	bool prep_failed = runner_prepare(r) != 0;
+	if (prep_failed)
+		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
 	set_state(r, RUN_RUNNING, NULL);
 	size_t pos = 0;		/* measured steps so far */
 	for (size_t i = 0; i < p->n_steps && !atomic_load(&r->stop); i++) {
@@ -637,7 +680,7 @@ runner_main(void *arg)
 	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
 	r->res.interrupted = r->stop_reason != 0;
 	/* a run with a failed step still has a result to show (it says so) */
-	set_state(r, r->res.interrupted ? RUN_STOPPED : RUN_DONE, NULL);
+	set_state(r, r->res.interrupted ? RUN_STOPPED : prep_failed ? RUN_FAILED : RUN_DONE, NULL);
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&r->over, true);
 	pthread_cond_broadcast(&r->cv);

@@ -41,6 +41,7 @@ struct plan {
 	bool region_lba;		/* region given in LBAs (logical sectors) */
 	uint64_t region_lba_start, region_lba_end;	/* end 0 = end of target */
 	bool engine_explicit;		/* --engine given: no fallback */
+	double io_timeout_s;		/* --io-timeout, 0 = the default (30 s) */
 	struct target_opts topts;
 	struct plan_step *steps;	/* in run order; solo passes flagged */
 	size_t n_steps;

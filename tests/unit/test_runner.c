@@ -124,7 +124,9 @@ check_sane(const struct run_result *res, uint32_t bs)
 	uint64_t hn = 0;
 	for (size_t i = 0; i < t->hist.n; i++)
 		hn += t->hist.count[i];
-	assert_int_equal(hn, t->ios);
+	/* the histogram also holds the I/Os that completed after the time
+	 * limit (the drain, at most one queue's worth) */
+	assert_true(hn >= t->ios && hn <= t->ios + 256);
 	assert_int_equal(res->steps[0].aggregate_mbps, t->mbps);
 	assert_true(res->params.engine[0]);
 }
