@@ -96,12 +96,20 @@ $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libdiskscope.a $(LIBS_CORE)
 
+# The fault device the tests/sys/fault-*.sh scenarios mount (tests/fault/README).
+FAULT_SRC := $(sort $(wildcard tests/fault/*.c))
+$(B)/tests/ds-faultdev: $(FAULT_SRC) tests/fault/faultdev.h | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo '  CC      $@')
+	$(Q)$(CC) $(CSTD) $(OPT) $(SAN) $(WARN) -pthread $(shell pkg-config --cflags fuse3) -o $@ $(FAULT_SRC) \
+	  $(shell pkg-config --libs fuse3) -lm
+
 run: $(B)/diskscope
 	./$(B)/diskscope $(ARGS)
 
 # Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
 # tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
-check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) lint-core
+check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core
 	@sh tests/run.sh $(UNIT_BIN) $(filter-out %/lib-qemu.sh tests/%/lib.sh,$(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh)))
 
 bench: $(B)/diskscope $(BENCH_BIN)

@@ -74,7 +74,7 @@ struct ui {
 	bool pk_edit;			/* typing into the field pk_param (u->input) */
 	bool *pk_drive;			/* per inventory drive */
 	int pk_ctrl;			/* whole controller chosen, -1 none */
-	char confirm_dev[64];		/* the device the user must type */
+	int confirm_step;		/* confirmation: device names typed so far */
 	char run_pattern[16];		/* the started run's --pattern (seq, rand...) */
 	/* running / results */
 	bool have_snap;
