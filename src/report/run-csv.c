@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "report/doc.h"
 #include "report/run.h"
 
 static void
@@ -64,26 +65,10 @@ run_csv_print(FILE *f, const struct run_result *r)
 int
 run_csv_write(const struct run_result *r, const char *path)
 {
-	if (!strcmp(path, "-")) {
-		run_csv_print(stdout, r);
-		return fflush(stdout) ? -EIO : 0;
-	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	run_csv_print(f, r);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		unlink(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	struct doc_out o;
+	int rc = doc_out_open(&o, path);
+	if (rc)
+		return rc;
+	run_csv_print(o.f, r);
+	return doc_out_commit(&o);	/* the stream's own errno: ENOSPC, EPIPE */
 }
