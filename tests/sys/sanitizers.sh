@@ -4,13 +4,14 @@
 # builds (`make asan-all`, `make tsan-all`, incremental), every unit test, and
 # the system tests that drive the runner, the sim and the dashboard, each
 # with the sanitizer binary (DISKSCOPE / DS_BIN point at a wrapper that sets
-# the options).  Any sanitizer report, a leak included, fails the test.
-# DS_SAN=asan or DS_SAN=tsan runs one; DS_SKIP_SAN=1 skips (a quick check).
+# the options).  Then Valgrind (memcheck) on the normal build: `list` and
+# two short dashboard runs.  Any report, a definite leak included, fails.
+# DS_SAN="asan", "tsan" or "valgrind" runs a part; DS_SKIP_SAN=1 skips all.
 cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 [ -n "${DS_SKIP_SAN:-}" ] && { echo "SKIP: DS_SKIP_SAN set"; exit 77; }
 L=$(mktemp -d /tmp/ds-san-XXXXXX)
-trap 'rm -rf "$L"' EXIT INT TERM
+trap 'tmux -L "dsvg-$$" kill-server 2>/dev/null; rm -rf "$L"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 # What runs under each build: the runner and sim headless (virtual and real
@@ -26,8 +27,48 @@ reports() {	# KIND: print and count the sanitizer logs
 	return 1
 }
 
+# Memcheck: the normal build; list (empty fixture: no host drives) and the
+# dashboard (home screen, a saturate run) for a fixed number of frames.
+run_valgrind() {
+	command -v valgrind >/dev/null || { echo "valgrind: SKIP (not installed: tools/deps.sh)"; return 0; }
+	t0=$(date +%s)
+	make -s -j2 build/diskscope >"$L/make.log" 2>&1 || { tail -30 "$L/make.log"; fail "make"; }
+	W="$L/ds-valgrind"
+	cat >"$W" <<EOS
+#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	--show-leak-kinds=definite,indirect --log-file=$L/vg.%p "$top/build/diskscope" "\$@"
+EOS
+	chmod +x "$W"
+	mkdir -p "$L/fix/sys/block"
+	: >"$L/fix/pci.dump"
+	DEMO="--demo --sysfs-root sys --pci-dump pci.dump --no-ata"
+	(cd "$L/fix" && "$W" $DEMO list >"$L/list.txt" 2>&1) || fail "valgrind: list failed"
+	ctrl=$(awk '/88SE9485/ {sub("ctrl", "ctrl:", $1); print $1; exit}' "$L/list.txt")
+	[ -n "$ctrl" ] || fail "valgrind: no 88SE9485 in the demo rig"
+	# the dashboard for a fixed number of frames: the home screen, then a
+	# saturate run in virtual time (workers, sampler and UI all running)
+	command -v tmux >/dev/null || { echo "valgrind: dashboard SKIP (no tmux)"; return 0; }
+	for args in "--frames 20" "--sim-speed 0 --frames 40 saturate $ctrl"; do
+		rm -f "$L/dash.rc"
+		tmux -L "dsvg-$$" -f /dev/null new-session -d -x 120 -y 40 \
+			"cd $L/fix && TERM=tmux-256color $W $DEMO $args; echo \$? >$L/dash.rc" || fail "tmux"
+		i=0
+		while [ ! -s "$L/dash.rc" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+		tmux -L "dsvg-$$" kill-server 2>/dev/null
+		[ "$(cat "$L/dash.rc" 2>/dev/null)" = 0 ] || fail "valgrind: dashboard $args: exit $(cat "$L/dash.rc" 2>/dev/null)"
+	done
+	n=0
+	for f in "$L"/vg.*; do
+		[ -s "$f" ] || { n=$((n + 1)); continue; }
+		echo "---- $f"; head -40 "$f"; fail "valgrind: reports (above)"
+	done
+	echo "valgrind: list + the dashboard (home, a saturate run) clean ($n processes), $(( $(date +%s) - t0 ))s"
+}
+
 run_kind() {
 	kind=$1 B=build-$1
+	[ "$kind" = valgrind ] && { run_valgrind; return; }
 	echo "== $kind: make $kind-all"
 	t0=$(date +%s)
 	make -s -j2 "$kind-all" >"$L/make-$kind.log" 2>&1 || { tail -30 "$L/make-$kind.log"; fail "make $kind-all"; }
@@ -66,7 +107,7 @@ EOS
 	echo "$kind: clean, $(( $(date +%s) - t0 ))s"
 }
 
-for k in ${DS_SAN:-asan tsan}; do
+for k in ${DS_SAN:-asan tsan valgrind}; do
 	run_kind "$k"
 done
-echo "sanitizers clean: ${DS_SAN:-asan tsan}"
+echo "sanitizers clean: ${DS_SAN:-asan tsan valgrind}"

@@ -13,7 +13,9 @@ P=""
 cleanup() { [ -n "$P" ] && kill -9 "$P" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT INT TERM
 fail() { echo "FAIL: $*"; [ -f "$T/err" ] && sed 's/^/  stderr: /' "$T/err"; exit 1; }
-mkdir "$T/d"
+mkdir -p "$T/d" "$T/fix/sys/block" "$T/fix/sys/class/block"
+: >"$T/fix/pci.dump"
+LIST="--demo --sysfs-root $T/fix/sys --pci-dump $T/fix/pci.dump --no-ata list"	# no host drives
 RUN="run seqread $T/d --file-size 64M"
 
 no_scratch() {
@@ -98,11 +100,11 @@ rc=$?
 [ $rc -eq 2 ] || fail "run > /dev/full: exit $rc, want 2"
 grep -q "No space left on device" "$T/err" || fail "run > /dev/full: no ENOSPC line"
 no_scratch "run > /dev/full"
-"$DS" list >/dev/full 2>"$T/err"
+"$DS" $LIST >/dev/full 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] || fail "list > /dev/full: exit $rc, want 2"
 grep -q "No space left on device" "$T/err" || fail "list > /dev/full: no ENOSPC line"
-"$DS" list --json >/dev/full 2>"$T/err"
+"$DS" $LIST --json >/dev/full 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] || fail "list --json > /dev/full: exit $rc, want 2"
 echo "ok: run/list > /dev/full -> exit 2, 'No space left on device'"
