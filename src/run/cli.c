@@ -357,7 +357,8 @@ run_cli_usage(FILE *f)
 			 run_opts[i].arg ? run_opts[i].arg : "");
 		fprintf(f, "  %-36s %s\n", lhs, run_opts[i].help);
 	}
-	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage, 3 refused by the guard, 130/143 interrupted\n");
+	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage or output not written, 3 refused by the guard,\n"
+		   "      128+signal interrupted (129 HUP, 130 INT, 143 TERM)\n");
 }
 
 int
