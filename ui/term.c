@@ -105,10 +105,12 @@ on_fatal(int sig, siginfo_t *si, void *uc)
 	for (size_t i = 0; i < ARRAY_SIZE(fatal_sigs); i++)
 		if (fatal_sigs[i] == sig)
 			sigaction(sig, &old_fatal[i], NULL);
-	/* sent (kill, raise, abort): send it again, now to the old action; a
-	 * fault re-executes the faulting instruction on return instead */
-	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGALRM || sig == SIGXCPU ||
-	    sig == SIGXFSZ || sig == SIGVTALRM || sig == SIGPROF)
+	/* A hardware fault re-executes the faulting instruction on return and
+	 * meets the old action; anything else (kill, abort, a trap, seccomp)
+	 * is sent again, to the old action, once this handler returns. */
+	bool fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) &&
+		     si->si_code > 0;
+	if (!fault)
 		raise(sig);
 	errno = saved_errno;
 }
