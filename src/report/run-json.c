@@ -288,7 +288,7 @@ num(struct ld *L, struct json_object *v, const char *k, double dflt)
 	}
 	double d = json_object_get_double(v);
 	if (!isfinite(d) || d < 0 || d > LD_MAX) {
-		ld_bad(L, k, "not a plausible value (a number 0 .. 1e12)");
+		ld_bad(L, k, "not a plausible value (want a number 0 .. 1e12)");
 		return dflt;
 	}
 	return d;
@@ -616,7 +616,7 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	if (!rc && L.err[0])
 		rc = -EINVAL;
 	if (rc) {
-		snprintf(err, errlen, "run section malformed (%s)", rc == -ENOMEM ? "out of memory" : L.err);
+		snprintf(err, errlen, "run section malformed: %s", rc == -ENOMEM ? "out of memory" : L.err);
 		run_result_free(r);
 		return rc;
 	}
