@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # What runs under each build: the runner and sim headless (virtual and real
 # time, loop devices, signals), and the dashboard live through tmux.
-SYS="demo-list demo-saturate demo-seqread demo-sim-model run-cli saturate interrupt signals output-safety"
+SYS="demo-list demo-saturate demo-seqread demo-sim-model run-cli saturate interrupt signals output-safety show-input"
 UI_asan=""			# tests/ui/asan.sh runs the dashboard under ASan already
 UI_tsan="saturate resize"	# the UI thread reading what workers and sampler write
 
