@@ -237,19 +237,19 @@ cmd_list(int argc, char **argv, struct global_opts *g)
 		json_object_object_add(doc, "inventory", doc_inventory(&inv));
 		rc = doc_write(doc, "-");
 		json_object_put(doc);
-		if (rc)
-			fprintf(stderr, "diskscope: writing JSON: %s\n", strerror(-rc));
 	} else {
 		inventory_print(stdout, &inv);
-		fflush(stdout);
+		rc = doc_flush(stdout);		/* > /dev/full: say so, never exit 0 */
 		/* what could not be read, and why: diagnostics, not table rows */
 		for (size_t i = 0; i < inv.notes.n; i++)
 			fprintf(stderr, "diskscope: note: %s\n", inv.notes.v[i]);
 	}
 	bool incomplete = inv.incomplete;
 	inventory_free(&inv);
-	if (rc)
-		return EXIT_PROBLEMS;
+	if (rc) {
+		fprintf(stderr, "diskscope: list: writing to stdout: %s\n", strerror(-rc));
+		return EXIT_OUTPUT;
+	}
 	return (strict && incomplete) ? EXIT_PROBLEMS : 0;
 }
 

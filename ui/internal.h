@@ -156,7 +156,7 @@ enum action keys_lookup(int ch, enum view v);
 int term_start(struct ui *u);
 void term_stop(void);
 void term_flush_stderr(void);
-int term_signal_exit(void);		/* 0, or 130/143 when SIGINT/SIGTERM arrived */
+int term_signal_exit(void);		/* 0, or 128+sig: SIGINT/TERM/HUP/QUIT arrived */
 
 /* draw.c: clipped, themed drawing and number formatting. */
 void draw_box(struct ui *u, const struct rect *r, const char *title, bool focus);
