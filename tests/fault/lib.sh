@@ -31,8 +31,17 @@ fault_need() {
 	command -v python3 >/dev/null 2>&1 || fault_skip "no python3"
 }
 
+# fault_ours DEV: DEV is still a loop device over our mount (a detached one's
+# number may already serve another test: never touch that)
+fault_ours() {
+	[ -n "$FT" ] && case "$(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null)" in
+	"$FT"/*) return 0 ;;
+	esac
+	return 1
+}
+
 fault_cleanup() {
-	for l in $FLOOPS; do losetup -d "$l" 2>/dev/null; done
+	for l in $FLOOPS; do fault_ours "$l" && losetup -d "$l" 2>/dev/null; done
 	if [ -n "$FMNT" ] && mountpoint -q "$FMNT" 2>/dev/null; then
 		umount -l "$FMNT" 2>/dev/null || fusermount3 -uz "$FMNT" 2>/dev/null
 	fi

@@ -51,6 +51,6 @@ shown=$(printf '%s\n%s\n' "$live" "$(ds_screen)" | grep -E "$N0: stopped after|$
 ds_keys q
 st=$(ds_wait_exit)
 [ "$st" = 0 ] || ds_fail "exit status $st"
-[ -e "/sys/block/$N0/loop/backing_file" ] && ds_fail "$L0 still attached after the dashboard let go"
+fault_ours "$L0" && ds_fail "$L0 still attached after the dashboard let go"
 [ -n "$shown" ] || ds_skip "the dashboard does not show why $N0 stopped (the worker's note, e.g. '$N0: stopped after 256 failed I/Os in a row (No such device)', is only in run's text and JSON); all else held"
 echo "vanish in the dashboard ok: $shown"
