@@ -99,7 +99,11 @@ fault_ctl() {
 	echo "$*" >"$FMNT/.ctl" 2>/dev/null || fault_fail "ds-faultdev refused '$*': $(tail -1 "$FT/daemon.log")"
 }
 
-# fault_json FILE: fails the test unless FILE is valid JSON
+# fault_json FILE: fails the test unless FILE is valid JSON (python3 -m
+# json.tool, and strictly: NaN and Infinity are not JSON)
 fault_json() {
 	python3 -m json.tool "$1" >/dev/null || fault_fail "$1 is not valid JSON"
+	python3 -c 'import json, sys
+def bad(c): raise ValueError("non-standard JSON constant " + c)
+json.load(open(sys.argv[1]), parse_constant=bad)' "$1" || fault_fail "$1 holds NaN or Infinity"
 }
