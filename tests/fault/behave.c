@@ -334,9 +334,11 @@ cmd_stall(struct cmd_ctx *c)
 static int
 cmd_vanish(struct cmd_ctx *c)
 {
-	if (c->argc != 1)
-		return fail(c->err, c->errlen, "vanish: takes no arguments");
+	if (c->argc > 2 || (c->argc == 2 && strcmp(c->argv[1], "unmount")))
+		return fail(c->err, c->errlen, "vanish: expected nothing or 'unmount'");
 	c->k->vanished = true;
+	if (c->argc == 2)
+		c->d->unmount = true;
 	c->d->gen++;
 	return 0;
 }
@@ -440,6 +442,8 @@ const char fd_command_help[] =
 	"  delay all MS                       every I/O takes MS longer\n"
 	"  stall SECONDS                      no I/O completes for SECONDS (0 ends it)\n"
 	"  vanish                             every I/O fails with ENODEV at once\n"
+	"  vanish unmount                     and the mount goes away, the daemon ends:\n"
+	"                                     loop I/O then fails with EIO (no connection)\n"
 	"  rate POS:MBPS ...                  head rate by position fraction, e.g. 0:150 1:70\n"
 	"  rmw PHYS MS                        writes not aligned to PHYS bytes cost MS more\n"
 	"  mcache SIZE_MB STALL_S PERIOD_S    SMR media cache: full after SIZE_MB of random\n"

@@ -4,7 +4,7 @@
 # last sector (512-byte reads either side succeed), read-only and write-only
 # rules, a rule for one disk leaves the other alone, vanish gives ENODEV
 # through the loop device and clear brings it back, bad commands are refused
-# with their reason and change nothing.
+# with their reason and change nothing; "vanish unmount" takes the mount away.
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
 
@@ -84,4 +84,17 @@ for opt in "--size 1000" "--disks 9" "--fill ones" "-c bogus"; do
 	[ $rc -eq 2 ] || fault_fail "ds-faultdev $opt: exit $rc, want 2"
 	grep -q "^ds-faultdev: " "$FT/o" || fault_fail "ds-faultdev $opt: no reason ($(cat "$FT/o"))"
 done
+# vanish unmount: the mount goes away, the daemon ends, the loop devices
+# (still attached) fail every I/O with EIO
+fault_ctl vanish unmount
+i=0
+while mountpoint -q "$FMNT" || kill -0 "$FPID" 2>/dev/null; do
+	[ $i -ge 100 ] && fault_fail "still mounted or running 10 s after 'vanish unmount'"
+	sleep 0.1
+	i=$((i + 1))
+done
+want EIO "$L0" r 0
+want EIO "$L1" w 0
+losetup -d "$L0" "$L1" || fault_fail "detach after unmount"
+FLOOPS=""
 echo PASS
