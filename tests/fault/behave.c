@@ -30,6 +30,7 @@ struct fd_io {
 	uint64_t off, len;
 	uint64_t lba0, lba1;		/* sectors touched, inclusive */
 	double now;
+	bool again;			/* planned before, woken by clear/vanish/stall */
 };
 
 struct fd_plan {
@@ -127,7 +128,7 @@ hook_mcache(struct fd_dev *d, struct fd_disk *k, const struct fd_io *io, struct 
 		k->mc_used = 0;		/* idle long enough: cleaned */
 		k->mc_full_at = 0;
 	}
-	if (io->op == FD_WRITE) {
+	if (io->op == FD_WRITE && !io->again) {
 		if (io->off != k->mc_next_off)
 			k->mc_used += io->len;
 		k->mc_next_off = io->off + io->len;
@@ -169,10 +170,11 @@ fd_behave(struct fd_dev *d, size_t idx, enum fd_op op, uint64_t off, size_t len)
 {
 	struct fd_disk *k = &d->disk[idx];
 	int rc;
+	bool again = false;
 	pthread_mutex_lock(&d->lock);
-	for (;;) {
+	for (;; again = true) {
 		struct fd_io io = {
-			.op = op, .off = off, .len = len, .now = fd_now(),
+			.op = op, .off = off, .len = len, .now = fd_now(), .again = again,
 			.lba0 = off / FD_SECTOR, .lba1 = (off + (len ? len : 1) - 1) / FD_SECTOR,
 		};
 		struct fd_plan p = { 0 };
