@@ -19,6 +19,8 @@ FT=""
 FMNT=""
 FPID=""
 FLOOPS=""
+FLOOP=""
+fault_extra_cleanup=${fault_extra_cleanup:-}
 
 fault_skip() { echo "SKIP: $*"; exit 77; }
 
