@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "cli.h"
 #include "bench/bench.h"
 #include "inventory/inventory.h"
+#include "io/guard.h"
 #include "report/doc.h"
 #include "report/run.h"
+#include "report/writer.h"
 #include "report/text.h"
 #include "run/cli.h"
 #include "run/runner.h"
@@ -281,9 +284,28 @@ tui_drop_run(struct tui_ctx *c)
 	c->have_plan = false;
 }
 
+/* A confirmation from the inventory the user looked at; the device number
+ * is the one its node has now, when the name was typed. */
+static int
+tui_confirm(struct guard_confirms *l, const struct drive *d, char *err, size_t errlen)
+{
+	struct guard_confirm c = { .exact = false };
+	struct stat st;
+
+	snprintf(c.path, sizeof c.path, "%s", d->path[0] ? d->path : d->name);
+	if (stat(c.path, &st) == 0 && S_ISBLK(st.st_mode))
+		c.devt = st.st_rdev;
+	snprintf(c.serial, sizeof c.serial, "%s", d->serial);
+	snprintf(c.wwn, sizeof c.wwn, "%s", d->wwn);
+	snprintf(c.backing, sizeof c.backing, "%s", d->backing);
+	c.capacity = d->capacity_bytes.known ? d->capacity_bytes.v : 0;
+	return guard_confirms_add(l, &c, err, errlen);
+}
+
 static int
 tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	  const struct run_params *params, const char *confirm, char *err, size_t errlen)
+	  const struct run_params *params, const struct drive *const *confirmed, size_t n_confirmed,
+	  char *err, size_t errlen)
 {
 	struct tui_ctx *c = ctx;
 	const struct bench_test *t = bench_find(test);
@@ -329,7 +351,15 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			plan.set_time = params->seconds > 0;
 		}
 	}
-	plan.topts.destroy_data = confirm;
+	/* The typed names: each drive as the inventory showed it (a pending
+	 * plan keeps its --destroy-data confirmations). */
+	rc = 0;
+	for (size_t i = 0; i < n_confirmed && !rc; i++)
+		rc = tui_confirm(&plan.topts.confirms, confirmed[i], err, errlen);
+	if (rc) {
+		plan_free(&plan);
+		return rc;
+	}
 	rc = plan_resolve_targets(&plan, c->g, err, errlen);
 	if (!rc)
 		rc = plan_build(&plan, err, errlen);
@@ -391,7 +421,8 @@ tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(out, outlen, "diskscope-%s-%s.%s", r->test, stamp, fmt);
 	(void)c;
-	return strcmp(fmt, "csv") == 0 ? run_csv_write(r, out) : run_json_write(r, out);
+	const struct writer *w = writer_find(fmt, NULL);	/* the writer registry */
+	return w ? w->write(r, out) : -EINVAL;
 }
 
 static size_t

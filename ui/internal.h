@@ -72,7 +72,7 @@ struct ui {
 	int pk_val[PK_NPARAMS];		/* index into each parameter's choices */
 	bool *pk_drive;			/* per inventory drive */
 	int pk_ctrl;			/* whole controller chosen, -1 none */
-	char confirm_dev[64];		/* the device the user must type */
+	int confirm_step;		/* confirmation: device names typed so far */
 	/* running / results */
 	bool have_snap;
 	struct run_snapshot snap;	/* from the backend (live) */

@@ -27,7 +27,7 @@ enum area {
 struct layout_in {
 	int cols, rows;
 	enum view view;
-	bool saturation;	/* the test has steps over drive counts (saturate) */
+	bool saturation;	/* the test has steps over drive counts (PANEL_SATURATION) */
 	bool compare;		/* result view of two saved runs */
 };
 

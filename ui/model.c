@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench/bench.h"
 #include "internal.h"
 
 /* Bucket k of the snapshot's histogram holds (2^(k+6), 2^(k+7)] ns. */
@@ -19,15 +20,25 @@ bucket_of_us(double us)
 	return k;
 }
 
+/* The whole saved series into the ring: a long run is averaged down (k
+ * intervals per point), never cut to its last minute. */
 static void
 copy_ring(float *dst, const float *src, size_t n, size_t *out_n)
 {
-	size_t from = n > SNAP_SAMPLES ? n - SNAP_SAMPLES : 0;
+	size_t k = (n + SNAP_SAMPLES - 1) / SNAP_SAMPLES, m = 0;
 
-	for (size_t i = from; i < n; i++)
-		dst[i - from] = isfinite(src[i]) ? src[i] : 0;
-	if (n - from > *out_n)
-		*out_n = n - from;
+	if (k < 1)
+		k = 1;
+	for (size_t i = 0; i < n; i += k, m++) {
+		double sum = 0;
+		size_t c = 0;
+
+		for (size_t j = i; j < n && j < i + k; j++, c++)
+			sum += isfinite(src[j]) ? src[j] : 0;
+		dst[m] = c ? (float)(sum / (double)c) : 0;
+	}
+	if (m > *out_n)
+		*out_n = m;
 }
 
 void
@@ -35,6 +46,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	snprintf(s->test, sizeof(s->test), "%s", r->test);
+	const struct bench_test *bt = bench_find(r->test);
+	s->panels = bt ? bt->panels : 0;
 	s->state = r->interrupted ? RUN_STOPPED : RUN_DONE;
 	s->virtual_time = r->virtual_time;
 	s->interval_ms = 100;
@@ -93,7 +106,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 				memset(t->write_hist, 0, sizeof(t->write_hist));
 				copy_ring(wr ? t->write_hist : t->read_hist, tr->series.mbps,
 					  tr->series.n, &t->n);
-				s->interval_ms = tr->series.interval_ms ? tr->series.interval_ms : 100;
+				s->interval_ms = (tr->series.interval_ms ? tr->series.interval_ms : 100) *
+					(unsigned)((tr->series.n + SNAP_SAMPLES - 1) / SNAP_SAMPLES);
 			}
 			for (size_t h = 0; h < tr->hist.n; h++)
 				s->lat_hist[bucket_of_us(tr->hist.upper_us[h])] += tr->hist.count[h];
@@ -154,7 +168,7 @@ ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	return strcmp(u->snap.test, "saturate") == 0 || u->snap.n_steps > 1;
+	return (u->snap.panels & PANEL_SATURATION) || u->snap.n_steps > 1;
 }
 
 const struct run_snapshot *

@@ -1,7 +1,8 @@
 /* panel-picker.c - choose a test, its parameters and its targets, then start
- * it through the backend.  A test that writes on a real device first shows
- * exactly what will be destroyed and wants the device name typed; the guard
- * in the core still has the last word. */
+ * it through the backend.  A test that writes on real devices first shows
+ * exactly what will be destroyed (every device, its model and serial) and
+ * wants each device name typed; the guard in the core still has the last
+ * word, comparing each drive it opens with the one shown here. */
 #include <curses.h>
 #include <errno.h>
 #include <math.h>
@@ -88,7 +89,7 @@ nearest(const struct param_def *d, double v)
 	return best;
 }
 
-/* Put the selected test's own defaults into the form (randread: 4 KiB,
+/* Put the selected test's own defaults into the form (a random read: 4 KiB,
  * QD 32, random), so what the form shows is what will run. */
 static void
 load_defaults(struct ui *u)
@@ -175,7 +176,7 @@ started(struct ui *u)
 }
 
 static int
-do_start(struct ui *u, const char *confirm)
+do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 {
 	const struct ui_test_info *t = &u->be->tests[u->pk_test];
 	const char *targets[256];
@@ -201,7 +202,8 @@ do_start(struct ui *u, const char *confirm)
 		return -EINVAL;
 	}
 	fill_params(u, t, &p);
-	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirm, err, sizeof(err));
+	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirmed, n_confirmed, err,
+			      sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s", err[0] ? err : strerror(-rc));
@@ -215,18 +217,23 @@ do_start(struct ui *u, const char *confirm)
 	return 0;
 }
 
-/* The one real (non-simulated) drive a writing test would destroy, or -1;
- * -2 when there are several (we confirm one device at a time). */
-static int
-real_target(const struct ui *u)
+/* The real (non-simulated) drives a writing test would destroy, in
+ * inventory order: their indexes in v (at most max), how many in all. */
+static size_t
+real_targets(const struct ui *u, int *v, size_t max)
 {
-	int found = -1;
+	size_t n = 0;
 
 	for (size_t d = 0; d < u->inv->n_drv; d++)
-		if (u->pk_drive[d] && u->inv->drv[d].transport != TR_SIM)
-			found = found == -1 ? (int)d : -2;
-	return found;
+		if (u->pk_drive[d] && u->inv->drv[d].transport != TR_SIM) {
+			if (n < max)
+				v[n] = (int)d;
+			n++;
+		}
+	return n;
 }
+
+#define CONFIRM_MAX 64	/* the guard's limit (GUARD_MAX_CONFIRMS) */
 
 static int
 try_start(struct ui *u)
@@ -236,21 +243,23 @@ try_start(struct ui *u)
 	const struct ui_test_info *t = &u->be->tests[u->pk_test];
 
 	if (t->writes) {
-		int d = real_target(u);
+		int v[CONFIRM_MAX];
+		size_t n = real_targets(u, v, CONFIRM_MAX);
 
-		if (d == -2) {
-			ui_notice(u, EL_WARN, "%s writes: choose one real device at a time", t->name);
+		if (n > CONFIRM_MAX) {
+			ui_notice(u, EL_WARN, "%s writes: at most %d real devices at once", t->name,
+				  CONFIRM_MAX);
 			return UI_HANDLED | UI_REDRAW;
 		}
-		if (d >= 0) {
-			snprintf(u->confirm_dev, sizeof(u->confirm_dev), "%s", u->inv->drv[d].name);
+		if (n) {	/* one confirmation, every name typed */
+			u->confirm_step = 0;
 			u->input[0] = 0;
 			u->input_len = 0;
 			u->ov = OV_CONFIRM;
 			return UI_HANDLED | UI_REDRAW;
 		}
 	}
-	do_start(u, NULL);
+	do_start(u, NULL, 0);
 	return UI_HANDLED | UI_RELAYOUT | UI_REDRAW;
 }
 
@@ -266,7 +275,7 @@ picker_start_from_opts(struct ui *u)
 		if (strcmp(u->be->tests[i].name, o->start_test) == 0)
 			u->pk_test = (int)i;
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
-			      o->start_params, NULL, err, sizeof(err));
+			      o->start_params, NULL, 0, err, sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s: %s", o->start_test, err[0] ? err : strerror(-rc));
@@ -279,20 +288,33 @@ picker_start_from_opts(struct ui *u)
 int
 picker_confirm_key(struct ui *u, int ch)
 {
-	if (ch == KEY_ESC) {
+	int v[CONFIRM_MAX];
+	size_t n = real_targets(u, v, CONFIRM_MAX);
+
+	if (ch == KEY_ESC || n == 0 || n > CONFIRM_MAX) {
 		u->ov = OV_NONE;
 		ui_notice(u, EL_OK, "cancelled: nothing was written");
 		return UI_HANDLED;
 	}
 	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		const struct drive *d = inventory_find_drive(u->inv, u->confirm_dev);
+		size_t k = (size_t)u->confirm_step < n ? (size_t)u->confirm_step : n - 1;
+		const struct drive *d = &u->inv->drv[v[k]];
 
-		if (!d || (strcmp(u->input, d->name) != 0 && strcmp(u->input, d->path) != 0)) {
-			ui_notice(u, EL_WARN, "type %s exactly to confirm, or Esc", u->confirm_dev);
+		if (strcmp(u->input, d->name) != 0 && strcmp(u->input, d->path) != 0) {
+			ui_notice(u, EL_WARN, "type %s exactly to confirm, or Esc", d->name);
 			return UI_HANDLED;
 		}
+		u->input[0] = 0;
+		u->input_len = 0;
+		if (++k < n) {
+			u->confirm_step = (int)k;
+			return UI_HANDLED;
+		}
+		const struct drive *conf[CONFIRM_MAX];
+		for (size_t i = 0; i < n; i++)
+			conf[i] = &u->inv->drv[v[i]];
 		u->ov = OV_NONE;
-		do_start(u, d->path[0] ? d->path : d->name);
+		do_start(u, conf, n);
 		return UI_HANDLED | UI_RELAYOUT;
 	}
 	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && u->input_len)
@@ -304,16 +326,13 @@ picker_confirm_key(struct ui *u, int ch)
 	return UI_HANDLED;
 }
 
-void
-picker_confirm_draw(struct ui *u)
+/* Two lines per device: path and model, then serial, size, partitions
+ * and mounts (what a technician checks against the drive's label). */
+static void
+confirm_drive(struct ui *u, int y, int x, int w, const struct drive *d, int state)
 {
-	const struct drive *d = inventory_find_drive(u->inv, u->confirm_dev);
-	int w = u->cols - 8 < 70 ? u->cols - 8 : 70, h = 12;
-	struct rect r = { (u->cols - w) / 2, (u->rows - h) / 2, w, h, true };
 	char cap[16] = "?", parts[128] = "none", mnt[160] = "none";
 
-	if (!d)
-		return;
 	if (d->capacity_bytes.known)
 		fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
 	for (size_t i = 0; i < d->partitions.n; i++)
@@ -322,18 +341,49 @@ picker_confirm_draw(struct ui *u)
 	for (size_t i = 0; i < d->mounts.n; i++)
 		snprintf(mnt + (i ? strlen(mnt) : 0), sizeof(mnt) - (i ? strlen(mnt) : 0), "%s%s",
 			 i ? ", " : "", d->mounts.v[i]);
+	/* a loop device has no model: its backing file says which one it is */
+	draw_textf(y, x, w, attr_of(state == 0 ? EL_FAIL : EL_OVERLAY), "%s %s  %s%s",
+		   state < 0 ? "ok" : state == 0 ? "> " : "  ", d->path,
+		   d->model[0] || !d->backing[0] ? "" : "backing file ",
+		   d->model[0] ? d->model : d->backing);
+	draw_textf(y + 1, x + 3, w - 3, attr_of(d->mounts.n ? EL_WARN : EL_OVERLAY),
+		   "serial %s  size %s  partitions %s  mounted %s", d->serial[0] ? d->serial : "unknown",
+		   cap, parts, mnt);
+}
+
+void
+picker_confirm_draw(struct ui *u)
+{
+	int v[CONFIRM_MAX];
+	size_t n = real_targets(u, v, CONFIRM_MAX);
+
+	if (n == 0 || n > CONFIRM_MAX)
+		return;
+	size_t k = (size_t)u->confirm_step < n ? (size_t)u->confirm_step : n - 1;
+	int w = u->cols - 8 < 76 ? u->cols - 8 : 76;
+	int fit = (u->rows - 8) / 2 < (int)n ? (u->rows - 8) / 2 : (int)n;
+	if (fit < 1)
+		fit = 1;
+	int h = 2 * fit + 6;
+	struct rect r = { (u->cols - w) / 2, (u->rows - h) / 2, w, h, true };
+	const struct drive *cur = &u->inv->drv[v[k]];
+	/* a window of devices that keeps the one being typed in view */
+	size_t first = k + 1 > (size_t)fit ? k + 1 - (size_t)fit : 0;
+
 	for (int y = 0; y < h; y++)
 		draw_fill(r.y + y, r.x, w, attr_of(EL_OVERLAY));
 	draw_box(u, &r, "This test DESTROYS the data on", true);
 	int x = r.x + 2, iw = w - 4, y = r.y + 1;
 
-	draw_textf(y++, x, iw, attr_of(EL_FAIL), "%s  %s", d->path, d->model);
-	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "serial      %s", d->serial[0] ? d->serial : "unknown");
-	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "size        %s", cap);
-	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "partitions  %s", parts);
-	draw_textf(y++, x, iw, attr_of(d->mounts.n ? EL_WARN : EL_OVERLAY), "mounted     %s", mnt);
+	for (size_t i = first; i < n && i < first + (size_t)fit; i++, y += 2)
+		confirm_drive(u, y, x, iw, &u->inv->drv[v[i]], i < k ? -1 : i == k ? 0 : 1);
 	y++;
-	draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "Type %s and Enter to go on, Esc to cancel:", d->name);
+	if (n > 1)
+		draw_textf(y++, x, iw, attr_of(EL_OVERLAY),
+			   "Device %zu of %zu: type %s and Enter, Esc to cancel:", k + 1, n, cur->name);
+	else
+		draw_textf(y++, x, iw, attr_of(EL_OVERLAY), "Type %s and Enter to go on, Esc to cancel:",
+			   cur->name);
 	draw_textf(y, x, iw, attr_of(EL_INPUT), " %s_ ", u->input);
 }
 

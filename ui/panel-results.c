@@ -54,8 +54,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	OUT(EL_TITLE, "%s", res->n_verdicts ? "Verdicts" : "No verdicts");
 	for (size_t i = 0; i < res->n_verdicts; i++) {
 		const struct verdict *v = &res->verdicts[i];
-		enum theme_el el = strcmp(v->kind, "errors") == 0 ? EL_FAIL :
-				   v->knee_drives > 0 ? EL_KNEE : EL_WARN;
+		enum theme_el el = v->level == VL_FAIL ? EL_FAIL : v->knee_drives > 0 ? EL_KNEE :
+				   v->level == VL_PASS ? EL_OK : EL_WARN;
 
 		OUT(el, "%s %s: %s", sym_mark(u), v->kind, v->text);
 	}
@@ -76,15 +76,75 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		if (res->n_steps > 1 && i + 1 < res->n_steps)
 			continue;
 		/* The per-target detail of the last (widest) step. */
-		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %6s", "target", "MB/s", "IOPS", "p50", "p99", "errors");
+		/* errors before the tail figures: a narrow (compare) view keeps them */
+		OUT(EL_DIM, "  %-12s %10s %8s %9s %9s %6s %9s %9s", "target", "MB/s", "IOPS", "p50", "p99",
+		    "errors", "p99.9", "max");
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *t = &st->res[k];
+			char e[32], g[32];
 
 			fmt_rate(a, sizeof(a), t->mbps);
 			fmt_us(b, sizeof(b), t->lat.known ? t->lat.p50 : -1);
 			fmt_us(d, sizeof(d), t->lat.known ? t->lat.p99 : -1);
-			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %6llu", t->target, a,
-			    t->iops, b, d, (unsigned long long)t->err.count);
+			fmt_us(e, sizeof(e), t->lat.known ? t->lat.p999 : -1);
+			fmt_us(g, sizeof(g), t->lat.known ? t->lat.max : -1);
+			OUT(t->err.count ? EL_FAIL : EL_TEXT, "  %-12.12s %10s %8.0f %9s %9s %6llu %9s %9s%s",
+			    t->target, a, t->iops, b, d, (unsigned long long)t->err.count, e, g,
+			    t->stopped_early ? "  stopped early" : "");
+		}
+	}
+	/* The drives as the inventory saw them (the key for comparing runs). */
+	for (size_t i = 0; i < res->n_ident; i++) {
+		const struct target_ident *id = &res->ident[i];
+
+		if (!id->model[0] && !id->serial[0])
+			continue;
+		if (id->capacity.known)
+			fmt_bytes(a, sizeof(a), (double)id->capacity.v);
+		else
+			snprintf(a, sizeof(a), "?");
+		snprintf(b, sizeof(b), "%s", id->logical.known ? "" : "?");
+		if (id->logical.known)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)id->logical.v);
+		snprintf(c, sizeof(c), "%s", id->physical.known ? "" : "?");
+		if (id->physical.known)
+			snprintf(c, sizeof(c), "%llu", (unsigned long long)id->physical.v);
+		OUT(EL_DIM, "%s: %s, serial %s, %s, %s/%s, %s %s",
+		    i < res->ident_targets.n ? res->ident_targets.v[i] : "?", id->model[0] ? id->model : "?",
+		    id->serial[0] ? id->serial : "?", a, b, c, id->controller[0] ? id->controller : "?",
+		    id->port[0] ? id->port : "?");
+	}
+	/* What the test said beyond one sentence, and its own tables: drawn
+	 * from their types, whatever the test. */
+	for (size_t i = 0; i < res->n_verdicts; i++)
+		for (size_t k = 0; k < res->verdicts[i].evidence.n; k++)
+			OUT(EL_DIM, "%s: %s", res->verdicts[i].kind, res->verdicts[i].evidence.v[k]);
+	for (size_t i = 0; i < res->n_tables; i++) {
+		const struct result_table *t = &res->tables[i];
+		char row[256];
+		int cw[16];
+		size_t nc = t->n_cols < 16 ? t->n_cols : 16;
+
+		OUT(EL_TEXT, "%s", "");
+		OUT(EL_TITLE, "%s", t->title[0] ? t->title : t->name);
+		for (size_t c = 0; c < nc; c++) {
+			cw[c] = (int)strlen(t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
+			for (size_t y = 0; y < t->n_rows; y++) {
+				table_cell_text(t, y, c, a, sizeof(a));
+				if ((int)strlen(a) > cw[c])
+					cw[c] = (int)strlen(a);
+			}
+		}
+		for (int y = -1; y < (int)t->n_rows; y++) {
+			size_t o = 0;
+			for (size_t c = 0; c < nc && o < sizeof(row); c++) {
+				if (y < 0)
+					snprintf(a, sizeof(a), "%s", t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
+				else
+					table_cell_text(t, (size_t)y, c, a, sizeof(a));
+				o += (size_t)snprintf(row + o, sizeof(row) - o, "%s%*s", c ? "  " : "", cw[c], a);
+			}
+			OUT(y < 0 ? EL_DIM : EL_TEXT, "%s", row);
 		}
 	}
 #undef OUT

@@ -10,7 +10,7 @@
 #include "run/snapshot.h"
 
 struct ui_test_info {		/* one row of the test picker */
-	const char *name;	/* "saturate" */
+	const char *name;	/* the registry name */
 	const char *summary;	/* one line */
 	bool writes;		/* destroys data on the target */
 	struct run_params defaults;	/* the test's own: the picker's form starts here */
@@ -20,9 +20,12 @@ struct ui_backend {
 	void *ctx;
 	const struct ui_test_info *tests;
 	size_t n_tests;
-	/* Start a run; 0 or -errno with a one-line reason in err. */
+	/* Start a run; 0 or -errno with a one-line reason in err.  confirmed:
+	 * the drives whose names the user typed to allow writing them, as the
+	 * inventory showed them (the guard compares each with what it opens). */
 	int (*start)(void *ctx, const char *test, const char *const *targets, size_t n_targets,
-		     const struct run_params *p, const char *confirm_device, char *err, size_t errlen);
+		     const struct run_params *p, const struct drive *const *confirmed,
+		     size_t n_confirmed, char *err, size_t errlen);
 	void (*stop)(void *ctx);				/* cooperative */
 	int (*snapshot)(void *ctx, struct run_snapshot *s);	/* fill s (caller frees) */
 	/* The finished run's result (NULL while none); owned by the backend. */

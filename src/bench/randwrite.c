@@ -10,6 +10,7 @@ const struct bench_test bench_randwrite = {
 		.region_start = 0, .region_end = 1,
 		.pattern = "rand", .data = "random", .rw_mix = 0,
 	},
-	.build = bench_build_single,
-	.verdict = bench_verdict_errors,
+	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
+	.params = (const struct bench_param *const[]){ BENCH_XFER_PARAMS, NULL },
+	.plan = bench_plan_single,
 };

@@ -10,6 +10,7 @@ const struct bench_test bench_seqread = {
 		.region_start = 0, .region_end = 1,
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
-	.build = bench_build_single,
-	.verdict = bench_verdict_errors,
+	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_POSITION,
+	.params = (const struct bench_param *const[]){ BENCH_XFER_PARAMS, NULL },
+	.plan = bench_plan_single,
 };

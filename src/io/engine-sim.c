@@ -148,10 +148,14 @@ sim_getevents(struct engine *e, unsigned min, unsigned max, struct io_u **done)
 		return 0;
 	uint64_t now = sim_clock(e);
 	if (min > 0 && s->inflight[min - 1]->done_ns > now) {
+		uint64_t until = s->inflight[min - 1]->done_ns;
+		/* a bounded wait ends early, empty-handed (virtual or real time) */
+		if (e->wait_ns && until - now > e->wait_ns)
+			until = now + e->wait_ns;
 		if (s->virtual_time)
-			d->vnow = s->inflight[min - 1]->done_ns;
+			d->vnow = until;
 		else
-			sleep_until_clock(e, s->inflight[min - 1]->done_ns);
+			sleep_until_clock(e, until);
 		now = sim_clock(e);
 	}
 	unsigned k = 0;

@@ -40,6 +40,16 @@ static const unsigned setup_tries[] = {
 	0,							/* before 5.19 */
 };
 
+/* Tests only: rings without SUBMIT_ALL, so the kernel stops a batch at its
+ * first bad SQE and a short submit can be made on purpose. */
+static bool no_submit_all;
+
+void
+engine_uring_test_no_submit_all(bool on)
+{
+	no_submit_all = on;
+}
+
 /* liburing 2.3 declares io_uring_enable_rings() but does not export it. */
 static int
 ring_enable(struct io_uring *ring)
@@ -57,10 +67,10 @@ ring_init(struct io_uring *ring, unsigned entries, unsigned *flags_out)
 	for (size_t i = 0; i < sizeof setup_tries / sizeof setup_tries[0]; i++) {
 		struct io_uring_params p;
 		memset(&p, 0, sizeof p);
-		p.flags = setup_tries[i];
+		p.flags = setup_tries[i] & (no_submit_all ? ~IORING_SETUP_SUBMIT_ALL : ~0u);
 		rc = io_uring_queue_init_params(entries, ring, &p);
 		if (rc == 0) {
-			*flags_out = setup_tries[i];
+			*flags_out = p.flags;
 			return 0;
 		}
 		if (rc != -EINVAL)
@@ -215,11 +225,21 @@ uring_commit(struct engine *e)
 	return (int)n;
 }
 
+static void
+wait_ts(const struct engine *e, struct __kernel_timespec *ts)
+{
+	ts->tv_sec = (long long)(e->wait_ns / 1000000000ull);
+	ts->tv_nsec = (long long)(e->wait_ns % 1000000000ull);
+}
+
 static int
 uring_getevents(struct engine *e, unsigned min, unsigned max, struct io_u **done)
 {
 	struct uring *u = e->priv;
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts;
 	unsigned got = 0;
+	bool waited = false;
 	int rc;
 
 	if (max > e->qd)
@@ -229,11 +249,20 @@ uring_getevents(struct engine *e, unsigned min, unsigned max, struct io_u **done
 	if (u->pending) {
 		if (!u->enabled && (rc = uring_commit(e)) < 0)
 			return rc;
-		/* Submit and wait in one io_uring_enter. */
-		rc = io_uring_submit_and_wait(&u->ring, min);
-		if (rc < 0)
+		/* Submit and wait in one io_uring_enter, bounded when asked. */
+		if (e->wait_ns && min) {
+			wait_ts(e, &ts);
+			rc = io_uring_submit_and_wait_timeout(&u->ring, &cqe, min, &ts, NULL);
+			waited = true;
+		} else {
+			rc = io_uring_submit_and_wait(&u->ring, min);
+		}
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 			return rc;
-		u->pending = 0;
+		/* A short submit (the kernel stopped at a bad SQE, or was short of
+		 * memory) leaves the rest in the SQ ring: they are still pending
+		 * and go with the next enter. */
+		u->pending = io_uring_sq_ready(&u->ring);
 	}
 	for (bool polled = false;;) {
 		unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max - got);
@@ -253,9 +282,18 @@ uring_getevents(struct engine *e, unsigned min, unsigned max, struct io_u **done
 		}
 		if (got >= min)
 			return (int)got;
+		if (e->wait_ns) {
+			if (waited)
+				return (int)got;	/* the bounded wait is over */
+			wait_ts(e, &ts);
+			rc = io_uring_wait_cqes(&u->ring, &cqe, min - got, &ts, NULL);
+			waited = true;
+			if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN)
+				return got ? (int)got : rc;
+			continue;
+		}
 		/* Enters the kernel (with GETEVENTS, which also runs the deferred
 		 * completion work of DEFER_TASKRUN). */
-		struct io_uring_cqe *cqe;
 		rc = io_uring_wait_cqe_nr(&u->ring, &cqe, min - got);
 		if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN)
 			return got ? (int)got : rc;
@@ -274,10 +312,17 @@ uring_cleanup(struct engine *e)
 	 * the registrations now so the target can be reopened at once.
 	 * Unregistering waits for requests that use them; exiting the ring
 	 * cancels anything else, so no completion lands in a freed buffer. */
-	if (u->fixed_file)
-		io_uring_unregister_files(&u->ring);
-	if (u->fixed_bufs)
-		io_uring_unregister_buffers(&u->ring);
+	if (e->abandoned) {
+		/* I/O stuck in the device: unregistering would wait for it.  The
+		 * kernel tears the ring down on its own when it completes; the
+		 * buffers must live until then. */
+		e->stalled = true;
+	} else {
+		if (u->fixed_file)
+			io_uring_unregister_files(&u->ring);
+		if (u->fixed_bufs)
+			io_uring_unregister_buffers(&u->ring);
+	}
 	io_uring_queue_exit(&u->ring);
 	free(u);
 	e->priv = NULL;

@@ -24,6 +24,18 @@ struct engine {
 	struct target *t;
 	unsigned qd;
 	void *priv;
+	/* Set by the worker: the longest one getevents(min > 0) may wait, on the
+	 * engine's clock; it then returns what it has, maybe 0.  0 = until min. */
+	uint64_t wait_ns;
+	/* Set by the worker before cleanup: I/Os it gave up on (outstanding past
+	 * the I/O timeout).  cleanup must not wait for them. */
+	unsigned abandoned;
+	/* Set by init: commit() performs the I/O in the calling thread and may
+	 * block for as long as the device takes (psync at queue depth 1). */
+	bool blocking;
+	/* Set by cleanup: I/O may still land in the buffers (a thread or the
+	 * kernel still holds it); the owner must never free them. */
+	bool stalled;
 };
 
 struct engine_ops {
@@ -35,7 +47,8 @@ struct engine_ops {
 	int (*queue)(struct engine *e, struct io_u *u);
 	/* Submit what is queued.  Number submitted or -errno. */
 	int (*commit)(struct engine *e);
-	/* Wait for at least min completions, return up to max in done[].  Count or -errno. */
+	/* Wait for at least min completions (or at most e->wait_ns when set),
+	 * return up to max in done[].  Count (0 after a bounded wait) or -errno. */
 	int (*getevents)(struct engine *e, unsigned min, unsigned max, struct io_u **done);
 	void (*cleanup)(struct engine *e);
 	/* The engine's clock when it is not wall time (sim's virtual clock); NULL = now_ns(). */
@@ -55,10 +68,13 @@ const struct engine_ops *engine_find(const char *name);
  *   claim lingers until the kernel's async ring teardown).  commit() leaves
  *   the SQEs for the next getevents() to submit together with the wait (one
  *   io_uring_enter per reap): call getevents() after commit(), as fio does.
- * - psync: one I/O at a time; init sets e->qd = 1 and queue() answers -EBUSY
- *   while one is queued or not yet reaped. */
+ * - psync: qd threads, each doing pread/pwrite, so qd I/Os are in flight; at
+ *   qd 1 no thread: commit() does the I/O inline (a thread handoff would cost
+ *   more than a zram read) and init sets e->blocking. */
 /* 0 when io_uring works in this process (a ring and a NOP, probed once), else
  * -errno (-ENOSYS, -EPERM, ...).  For the "using psync" notice. */
 int engine_uring_probe(void);
 bool engine_uring_available(void);
+/* Tests only: rings created from now on lack IORING_SETUP_SUBMIT_ALL. */
+void engine_uring_test_no_submit_all(bool on);
 #endif

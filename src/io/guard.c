@@ -1,5 +1,7 @@
 /* guard.c - the write guard: may this block device be overwritten?  Rules in
- * guard.h; every refusal is one sentence naming the rule and the evidence. */
+ * guard.h (rules 1 and 4, confirmation and identity, in guard-confirm.c);
+ * every refusal is one sentence naming the rule and the evidence, and a
+ * rule that cannot be evaluated refuses. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,11 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 #include "io/guard.h"
 #include "util/util.h"
 
 #define ROOT_MAX 32
+#define PAUSE_ENV "DISKSCOPE_TEST_PAUSE_BEFORE_WRITE"
 
 static const char *
 dflt(const char *s, const char *d)
@@ -21,6 +25,7 @@ dflt(const char *s, const char *d)
 	return s && *s ? s : d;
 }
 
+/* "MAJ:MIN" from a sysfs dev file; 0 when unreadable. */
 static dev_t
 read_devt(const char *path)
 {
@@ -32,10 +37,27 @@ read_devt(const char *path)
 }
 
 static bool
-is_file(const char *path)
+exists(const char *path)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return access(path, F_OK) == 0;
+}
+
+/* The resolved sysfs directory of device number d: 0 or -ENOENT. */
+static int
+devt_dir(const char *root, dev_t d, char *out)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s/dev/block/%u:%u", root, major(d), minor(d)) < 0 ||
+	    !realpath(p, out))
+		return -ENOENT;
+	return 0;
+}
+
+static const char *
+base(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	return b ? b + 1 : p;
 }
 
 static int
@@ -50,69 +72,111 @@ family_add(struct guard_family *f, const char *name, dev_t d)
 }
 
 int
-guard_family_load(struct guard_family *f, const char *sysfs_root, const char *name,
-		  const char *devpath)
+guard_family_load(struct guard_family *f, const char *sysfs_root, dev_t d, const char *devpath,
+		  char *err, size_t errlen)
 {
-	char dir[PATH_MAX], p[PATH_MAX];
-	struct stat st;
 	const char *root = dflt(sysfs_root, "/sys");
+	char dir[PATH_MAX], p[PATH_MAX + 300];
+	int rc = 0;
 
 	memset(f, 0, sizeof *f);
-	strtrimcpy(f->dev, sizeof f->dev, devpath ? devpath : name);
-	if (pathf(dir, sizeof dir, "%s/class/block/%s", root, name) < 0 ||
-	    stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return -ENOENT;
-	pathf(p, sizeof p, "%s/dev", dir);
-	family_add(f, name, read_devt(p));
-	pathf(p, sizeof p, "%s/partition", dir);
-	if (is_file(p))
-		return 0;	/* a partition has no partitions of its own */
-	DIR *d = opendir(dir);
-	if (!d)
-		return -errno;
+	if (devt_dir(root, d, dir) < 0) {
+		snprintf(err, errlen,
+			 "refused: %s (device %u:%u) has no entry in %s/dev/block, so its users cannot be checked",
+			 devpath, major(d), minor(d), root);
+		return -EPERM;
+	}
+	strtrimcpy(f->dev, sizeof f->dev, devpath ? devpath : base(dir));
+	family_add(f, base(dir), d);
+	snprintf(p, sizeof p, "%s/partition", dir);
+	if (exists(p)) {
+		/* A partition: its whole disk matters too (mounted or held whole). */
+		char disk[PATH_MAX];
+		snprintf(p, sizeof p, "%s/..", dir);
+		dev_t dd = 0;
+		if (realpath(p, disk)) {
+			snprintf(p, sizeof p, "%s/dev", disk);
+			dd = read_devt(p);
+		}
+		if (!dd) {
+			snprintf(err, errlen,
+				 "refused: cannot read the device number of the disk %s is a partition of, so its users cannot be checked",
+				 f->dev);
+			return -EPERM;
+		}
+		f->partition = true;
+		family_add(f, base(disk), dd);
+		return 0;
+	}
+	DIR *dh = opendir(dir);
+	if (!dh) {
+		rc = errno;
+		snprintf(err, errlen, "refused: cannot list the partitions of %s in %s (%s)", f->dev,
+			 dir, strerror(rc));
+		return -EPERM;
+	}
 	struct dirent *de;
-	while ((de = readdir(d))) {
+	while ((de = readdir(dh)) && rc == 0) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (pathf(p, sizeof p, "%s/%s/partition", dir, de->d_name) < 0 || !is_file(p))
+		if (pathf(p, sizeof p, "%s/%s/partition", dir, de->d_name) < 0 || !exists(p))
 			continue;
 		pathf(p, sizeof p, "%s/%s/dev", dir, de->d_name);
-		if (family_add(f, de->d_name, read_devt(p)) < 0)
-			break;
+		dev_t pd = read_devt(p);
+		if (!pd) {
+			snprintf(err, errlen,
+				 "refused: cannot read the device number of %s's partition %s, so its users cannot be checked",
+				 f->dev, de->d_name);
+			rc = -EPERM;
+		} else if (family_add(f, de->d_name, pd) < 0) {
+			snprintf(err, errlen,
+				 "refused: %s has more than %d partitions, more than the guard can check",
+				 f->dev, GUARD_MAX_FAMILY - 1);
+			rc = -EPERM;
+		}
 	}
-	closedir(d);
-	return 0;
+	closedir(dh);
+	return rc;
 }
 
-/* Index of the family member a device path (a mounts/swaps source) names, or -1.
- * By kernel name (basename, also after resolving symlinks such as
- * /dev/disk/by-uuid/...) and by device number when the path exists. */
 static int
-family_match(const struct guard_family *f, const char *src)
+family_index(const struct guard_family *f, dev_t d)
 {
-	char real[PATH_MAX];
-	struct stat st;
-	const char *cands[2] = { src, NULL };
+	for (size_t i = 0; d && i < f->n; i++)
+		if (f->devt[i] == d)
+			return (int)i;
+	return -1;
+}
 
-	if (strncmp(src, "/dev/", 5) != 0)
+/* The family member a path names: a block device node anywhere (by device
+ * number), or, for a /dev path that no longer exists, by kernel name. */
+static int
+family_match_path(const struct guard_family *f, const char *src)
+{
+	struct stat st;
+
+	if (src[0] != '/')
 		return -1;
-	if (realpath(src, real))
-		cands[1] = real;
-	for (int c = 0; c < 2 && cands[c]; c++) {
-		const char *b = strrchr(cands[c], '/');
-		b = b ? b + 1 : cands[c];
+	if (stat(src, &st) == 0)
+		return S_ISBLK(st.st_mode) ? family_index(f, st.st_rdev) : -1;
+	if (strncmp(src, "/dev/", 5) == 0)
 		for (size_t i = 0; i < f->n; i++)
-			if (strcmp(b, f->name[i]) == 0)
-				return (int)i;
-	}
-	if (stat(src, &st) == 0 && S_ISBLK(st.st_mode))
-		for (size_t i = 0; i < f->n; i++)
-			if (f->devt[i] && f->devt[i] == st.st_rdev)
+			if (strcmp(base(src), f->name[i]) == 0)
 				return (int)i;
 	return -1;
 }
 
-/* mounts/swaps fields escape space, tab, newline and backslash as \ooo. */
+/* The member's name for messages: the target as named, else /dev/NAME. */
+static void
+member(const struct guard_family *f, int i, char *out, size_t n)
+{
+	if (i == 0)
+		strtrimcpy(out, n, f->dev);
+	else
+		snprintf(out, n, "/dev/%s", f->name[i]);
+}
+
+/* mountinfo and swaps escape space, tab, newline and backslash as \ooo. */
 static void
 unescape(char *s)
 {
@@ -129,42 +193,65 @@ unescape(char *s)
 	*w = '\0';
 }
 
-/* Split a line into its first two whitespace-separated fields. */
+/* One mountinfo line: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPT...] -
+ * FSTYPE SOURCE SUPEROPTS".  false when it does not have that shape. */
 static bool
-two_fields(char *line, char **a, char **b)
+mountinfo_parse(char *line, dev_t *d, char **mnt, char **src)
 {
-	char *save = NULL;
-	*a = strtok_r(line, " \t\n", &save);
-	*b = *a ? strtok_r(NULL, " \t\n", &save) : NULL;
-	if (!*a || !*b)
+	char *tok[64], *save = NULL;
+	unsigned ma, mi;
+	int n = 0, dash = -1;
+
+	for (char *t = strtok_r(line, " \n", &save); t && n < 64; t = strtok_r(NULL, " \n", &save))
+		tok[n++] = t;
+	for (int i = 6; i < n && dash < 0; i++)
+		if (strcmp(tok[i], "-") == 0)
+			dash = i;
+	if (n < 6 || dash < 0 || dash + 2 >= n || sscanf(tok[2], "%u:%u", &ma, &mi) != 2)
 		return false;
-	unescape(*a);
-	unescape(*b);
+	*d = makedev(ma, mi);
+	*mnt = tok[4];
+	*src = tok[dash + 2];
+	unescape(*mnt);
+	unescape(*src);
 	return true;
 }
 
 int
-guard_check_mounts(const struct guard_family *f, const char *mounts_file, char *err, size_t errlen)
+guard_check_mounts(const struct guard_family *f, const char *mountinfo_file, char *err,
+		   size_t errlen)
 {
-	const char *mf = dflt(mounts_file, "/proc/self/mounts");
+	const char *mf = dflt(mountinfo_file, "/proc/self/mountinfo");
 	FILE *fp = fopen(mf, "re");
-	char *line = NULL, *src, *mnt;
+	char *line = NULL, *src, *mnt, who[160];
 	size_t cap = 0;
-	int rc = 0;
+	unsigned ln = 0;
+	dev_t d;
+	int rc = 0, i;
 
 	if (!fp) {
-		/* Without the mounts table nothing can be proven safe. */
-		rc = -errno;
+		rc = errno;
 		snprintf(err, errlen, "refused: cannot read %s to check whether %s is mounted (%s)",
-			 mf, f->dev, strerror(-rc));
+			 mf, f->dev, strerror(rc));
 		return -EPERM;
 	}
-	while (getline(&line, &cap, fp) > 0) {
-		if (!two_fields(line, &src, &mnt) || family_match(f, src) < 0)
-			continue;
-		snprintf(err, errlen, "refused: %s is mounted on %s", src, mnt);
+	while (rc == 0 && getline(&line, &cap, fp) > 0) {
+		ln++;
+		if (!mountinfo_parse(line, &d, &mnt, &src)) {
+			snprintf(err, errlen,
+				 "refused: cannot parse line %u of %s to check whether %s is mounted",
+				 ln, mf, f->dev);
+			rc = -EPERM;
+		} else if ((i = family_index(f, d)) >= 0 || (i = family_match_path(f, src)) >= 0) {
+			member(f, i, who, sizeof who);
+			snprintf(err, errlen, "refused: %s is mounted on %s", who, mnt);
+			rc = -EPERM;
+		}
+	}
+	if (rc == 0 && ferror(fp)) {
+		snprintf(err, errlen, "refused: cannot read %s to check whether %s is mounted (%s)",
+			 mf, f->dev, strerror(EIO));
 		rc = -EPERM;
-		break;
 	}
 	free(line);
 	fclose(fp);
@@ -172,20 +259,23 @@ guard_check_mounts(const struct guard_family *f, const char *mounts_file, char *
 }
 
 int
-guard_check_holders(const struct guard_family *f, const char *sysfs_root, char *err, size_t errlen)
+guard_check_holders(const struct guard_family *f, const char *sysfs_root, char *err,
+		    size_t errlen)
 {
 	const char *root = dflt(sysfs_root, "/sys");
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], who[160];
 
 	for (size_t i = 0; i < f->n; i++) {
-		if (i == 0)
-			pathf(dir, sizeof dir, "%s/class/block/%s/holders", root, f->name[0]);
-		else
-			pathf(dir, sizeof dir, "%s/class/block/%s/%s/holders", root, f->name[0],
-			      f->name[i]);
+		pathf(dir, sizeof dir, "%s/dev/block/%u:%u/holders", root, major(f->devt[i]),
+		      minor(f->devt[i]));
 		DIR *d = opendir(dir);
-		if (!d)
-			continue;	/* no holders directory: nothing stacked on it */
+		if (!d) {
+			int e = errno;
+			member(f, (int)i, who, sizeof who);
+			snprintf(err, errlen, "refused: cannot read %s to check what holds %s (%s)", dir,
+				 who, strerror(e));
+			return -EPERM;
+		}
 		struct dirent *de;
 		while ((de = readdir(d))) {
 			if (de->d_name[0] == '.')
@@ -193,6 +283,10 @@ guard_check_holders(const struct guard_family *f, const char *sysfs_root, char *
 			if (i == 0)
 				snprintf(err, errlen, "refused: %s is held by %s (holders)", f->dev,
 					 de->d_name);
+			else if (f->partition)
+				snprintf(err, errlen,
+					 "refused: /dev/%s, the disk %s is a partition of, is held by %s (holders)",
+					 f->name[i], f->dev, de->d_name);
 			else
 				snprintf(err, errlen,
 					 "refused: /dev/%s, a partition of %s, is held by %s (holders)",
@@ -210,228 +304,266 @@ guard_check_swaps(const struct guard_family *f, const char *swaps_file, char *er
 {
 	const char *sf = dflt(swaps_file, "/proc/swaps");
 	FILE *fp = fopen(sf, "re");
-	char *line = NULL, *src, *type;
+	char *line = NULL, *save, *src, who[160];
 	size_t cap = 0;
-	int rc = 0;
+	int rc = 0, i;
 
-	if (!fp)
-		return 0;	/* no swap support at all: nothing can swap on it */
-	while (getline(&line, &cap, fp) > 0) {
-		if (!two_fields(line, &src, &type) || family_match(f, src) < 0)
+	if (!fp) {
+		rc = errno;
+		snprintf(err, errlen,
+			 "refused: cannot read %s to check whether %s is in use as swap (%s)", sf,
+			 f->dev, strerror(rc));
+		return -EPERM;
+	}
+	/* The first line is the header "Filename Type Size Used Priority". */
+	for (bool first = true; rc == 0 && getline(&line, &cap, fp) > 0; first = false) {
+		save = NULL;
+		if (first || !(src = strtok_r(line, " \t\n", &save)))
 			continue;
-		snprintf(err, errlen, "refused: %s is in use as swap (%s)", src, sf);
-		rc = -EPERM;
-		break;
+		unescape(src);
+		char *del = strstr(src, " (deleted)");
+		if (del)
+			*del = '\0';
+		if ((i = family_match_path(f, src)) >= 0) {
+			member(f, i, who, sizeof who);
+			snprintf(err, errlen, "refused: %s is in use as swap (%s)", who, sf);
+			rc = -EPERM;
+		}
 	}
 	free(line);
 	fclose(fp);
 	return rc;
 }
 
-static void
-root_add(char names[][64], size_t *n, const char *name)
+static int
+root_add(dev_t *v, size_t *n, dev_t d)
 {
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < *n; i++)
-		if (strcmp(names[i], name) == 0)
-			return;
-	if (*n < ROOT_MAX)
-		strtrimcpy(names[(*n)++], 64, name);
+		if (v[i] == d)
+			return 0;
+	if (*n >= ROOT_MAX)
+		return -E2BIG;
+	v[(*n)++] = d;
+	return 0;
 }
 
-/* The kernel devices under "/": the root filesystem's device and, through
- * slaves/ (dm, md), every device below it, so an LV or array counts too. */
-static size_t
-root_devices(const char *root, const char *mounts_file, dev_t root_dev, char names[][64])
+/* The device numbers under "/": st_dev of "/", mountinfo's "/" (its device
+ * number and its source node: btrfs reports an anonymous st_dev), and
+ * through slaves/ every device below them (LVs, arrays). */
+static int
+root_devices(const struct guard_env *env, dev_t *v, size_t *n, char *err, size_t errlen)
 {
-	char p[PATH_MAX], link[PATH_MAX];
-	size_t n = 0;
-	ssize_t l;
+	const char *root = dflt(env->sysfs_root, "/sys");
+	const char *mf = dflt(env->mountinfo_file, "/proc/self/mountinfo");
+	char *line = NULL, *src, *mnt, p[PATH_MAX + 300];
+	size_t cap = 0;
+	dev_t d, rd = env->root_dev;
+	struct stat st;
+	int rc = 0;
 
-	if (root_dev) {
-		pathf(p, sizeof p, "%s/dev/block/%u:%u", root, major(root_dev), minor(root_dev));
-		if ((l = readlink(p, link, sizeof link - 1)) > 0) {
-			link[l] = '\0';
-			const char *b = strrchr(link, '/');
-			root_add(names, &n, b ? b + 1 : link);
-		}
-	}
-	/* btrfs and friends report an anonymous st_dev: also trust the mounts
-	 * table's source for "/". */
-	FILE *fp = fopen(dflt(mounts_file, "/proc/self/mounts"), "re");
-	if (fp) {
-		char *line = NULL, *src, *mnt, last[PATH_MAX] = "";
-		size_t cap = 0;
-		while (getline(&line, &cap, fp) > 0)
-			if (two_fields(line, &src, &mnt) && strcmp(mnt, "/") == 0 &&
-			    strncmp(src, "/dev/", 5) == 0)
-				strtrimcpy(last, sizeof last, src);
-		free(line);
-		fclose(fp);
-		if (*last) {
-			char real[PATH_MAX];
-			const char *s = realpath(last, real) ? real : last;
-			const char *b = strrchr(s, '/');
-			root_add(names, &n, b + 1);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		pathf(p, sizeof p, "%s/class/block/%s/slaves", root, names[i]);
-		DIR *d = opendir(p);
-		if (!d)
-			continue;
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.')
-				root_add(names, &n, de->d_name);
-		closedir(d);
-	}
-	return n;
-}
-
-int
-guard_check_root(const struct guard_family *f, const char *sysfs_root, const char *mounts_file,
-		 dev_t root_dev, char *err, size_t errlen)
-{
-	char names[ROOT_MAX][64];
-	size_t n = root_devices(dflt(sysfs_root, "/sys"), mounts_file, root_dev, names);
-
-	for (size_t r = 0; r < n; r++)
-		for (size_t i = 0; i < f->n; i++) {
-			if (strcmp(names[r], f->name[i]) != 0)
-				continue;
-			if (i == 0)
-				snprintf(err, errlen, "refused: %s holds / (the running system)",
-					 f->dev);
-			else
-				snprintf(err, errlen,
-					 "refused: %s holds / on its partition /dev/%s (the running system)",
-					 f->dev, f->name[i]);
+	*n = 0;
+	if (!rd) {
+		if (stat("/", &st) < 0) {
+			snprintf(err, errlen, "refused: cannot stat / to find the device holding it (%s)",
+				 strerror(errno));
 			return -EPERM;
 		}
+		rd = st.st_dev;
+	}
+	root_add(v, n, rd);
+	FILE *fp = fopen(mf, "re");
+	if (!fp) {
+		rc = errno;
+		snprintf(err, errlen, "refused: cannot read %s to find the device holding / (%s)", mf,
+			 strerror(rc));
+		return -EPERM;
+	}
+	dev_t last = 0, last_src = 0;
+	while (getline(&line, &cap, fp) > 0)
+		if (mountinfo_parse(line, &d, &mnt, &src) && strcmp(mnt, "/") == 0) {
+			last = d;
+			last_src = src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode) ?
+					   st.st_rdev : 0;
+		}
+	free(line);
+	fclose(fp);
+	root_add(v, n, last);
+	root_add(v, n, last_src);
+	for (size_t i = 0; i < *n && rc == 0; i++) {
+		pathf(p, sizeof p, "%s/dev/block/%u:%u/slaves", root, major(v[i]), minor(v[i]));
+		DIR *dh = opendir(p);
+		if (!dh)
+			continue;	/* not a block device (anonymous st_dev) or no slaves */
+		struct dirent *de;
+		while ((de = readdir(dh)) && rc == 0) {
+			if (de->d_name[0] == '.')
+				continue;
+			pathf(p, sizeof p, "%s/class/block/%s/dev", root, de->d_name);
+			rc = root_add(v, n, read_devt(p));
+		}
+		closedir(dh);
+	}
+	if (rc) {
+		snprintf(err, errlen, "refused: more than %d devices under /, more than the guard can check",
+			 ROOT_MAX);
+		return -EPERM;
+	}
 	return 0;
 }
 
 int
-guard_check_confirm(const char *devpath, const char *confirm, char *err, size_t errlen)
+guard_check_root(const struct guard_family *f, const struct guard_env *env, char *err,
+		 size_t errlen)
 {
-	char want[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-	struct stat sa, sb;
+	static const struct guard_env none;
+	dev_t v[ROOT_MAX];
+	size_t n;
+	int rc, i;
 
-	if (!confirm || !*confirm) {
-		snprintf(err, errlen, "refused: writing %s needs --destroy-data=%s", devpath, devpath);
-		return -EPERM;
-	}
-	/* "loop4" means /dev/loop4, as on the command line's target list. */
-	if (strchr(confirm, '/'))
-		strtrimcpy(want, sizeof want, confirm);
-	else if (pathf(want, sizeof want, "/dev/%s", confirm) < 0)
-		goto wrong;
-	if (realpath(want, a) && realpath(devpath, b) && strcmp(a, b) == 0)
-		return 0;
-	if (stat(want, &sa) == 0 && stat(devpath, &sb) == 0 && S_ISBLK(sa.st_mode) &&
-	    S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev)
-		return 0;
-wrong:
-	snprintf(err, errlen, "refused: --destroy-data=%s does not name %s", confirm, devpath);
-	return -EPERM;
-}
-
-int
-guard_open_excl(const char *devpath, int *fd, char *err, size_t errlen)
-{
-	int e;
-
-	*fd = open(devpath, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
-	if (*fd >= 0)
-		return 0;
-	e = errno;
-	if (e == EBUSY) {
-		snprintf(err, errlen,
-			 "refused: %s is in use by another program (exclusive open: %s)", devpath,
-			 strerror(e));
-		return -EPERM;
-	}
-	snprintf(err, errlen, "%s: cannot open for writing: %s", devpath, strerror(e));
-	return -e;
-}
-
-/* The kernel name of block device devpath (its sysfs dev/block link). */
-static int
-kernel_name(const char *sys, const char *devpath, char *name, size_t n, char *err, size_t errlen)
-{
-	char p[PATH_MAX], link[PATH_MAX];
-	struct stat st;
-	ssize_t l;
-	int rc;
-
-	if (stat(devpath, &st) < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", devpath, strerror(-rc));
+	if ((rc = root_devices(env ? env : &none, v, &n, err, errlen)) < 0)
 		return rc;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a block device", devpath);
-		return -ENOTBLK;
-	}
-	pathf(p, sizeof p, "%s/dev/block/%u:%u", sys, major(st.st_rdev), minor(st.st_rdev));
-	if ((l = readlink(p, link, sizeof link - 1)) <= 0) {
-		snprintf(err, errlen,
-			 "refused: %s has no entry in %s/dev/block, so its users cannot be checked",
-			 devpath, sys);
+	for (size_t r = 0; r < n; r++) {
+		if ((i = family_index(f, v[r])) < 0)
+			continue;
+		if (i == 0)
+			snprintf(err, errlen, "refused: %s holds / (the running system)", f->dev);
+		else if (f->partition)
+			snprintf(err, errlen,
+				 "refused: %s is a partition of /dev/%s, which holds / (the running system)",
+				 f->dev, f->name[i]);
+		else
+			snprintf(err, errlen,
+				 "refused: %s holds / on its partition /dev/%s (the running system)",
+				 f->dev, f->name[i]);
 		return -EPERM;
 	}
-	link[l] = '\0';
-	strtrimcpy(name, n, strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 	return 0;
 }
 
 int
-guard_precheck(const char *devpath, const struct guard_env *env, char *err, size_t errlen)
+guard_check_rules(dev_t d, const char *devpath, const struct guard_env *env, char *err,
+		  size_t errlen)
 {
 	static const struct guard_env none;
 	const struct guard_env *g = env ? env : &none;
-	const char *sys = dflt(g->sysfs_root, "/sys");
-	struct guard_family *f;
-	char name[64];
-	dev_t rootdev = g->root_dev;
+	struct guard_family *f = malloc(sizeof *f);
 	int rc;
 
-	if ((rc = kernel_name(sys, devpath, name, sizeof name, err, errlen)) < 0)
-		return rc;
-	if (!rootdev) {
-		struct stat rs;
-		if (stat("/", &rs) == 0)
-			rootdev = rs.st_dev;
-	}
-	if (!(f = malloc(sizeof *f)))
+	if (!f)
 		return -ENOMEM;
-	if ((rc = guard_family_load(f, sys, name, devpath)) < 0) {
-		snprintf(err, errlen, "refused: %s (%s) is not listed in %s/class/block", devpath,
-			 name, sys);
-		rc = -EPERM;
-	}
+	rc = guard_family_load(f, g->sysfs_root, d, devpath, err, errlen);
 	if (rc == 0)
-		rc = guard_check_root(f, sys, g->mounts_file, rootdev, err, errlen);
+		rc = guard_check_root(f, g, err, errlen);
 	if (rc == 0)
-		rc = guard_check_mounts(f, g->mounts_file, err, errlen);
+		rc = guard_check_mounts(f, g->mountinfo_file, err, errlen);
 	if (rc == 0)
-		rc = guard_check_holders(f, sys, err, errlen);
+		rc = guard_check_holders(f, g->sysfs_root, err, errlen);
 	if (rc == 0)
 		rc = guard_check_swaps(f, g->swaps_file, err, errlen);
 	free(f);
 	return rc;
 }
 
-int
-guard_write_open(const char *devpath, const char *confirm, const struct guard_env *env,
-		 int *fd, char *err, size_t errlen)
+static int
+stat_block(const char *devpath, struct stat *st, char *err, size_t errlen)
 {
 	int rc;
 
+	if (stat(devpath, st) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", devpath, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISBLK(st->st_mode)) {
+		snprintf(err, errlen, "%s: not a block device", devpath);
+		return -ENOTBLK;
+	}
+	return 0;
+}
+
+int
+guard_precheck(const char *devpath, const struct guard_env *env, char *err, size_t errlen)
+{
+	struct stat st;
+	int rc = stat_block(devpath, &st, err, errlen);
+
+	return rc < 0 ? rc : guard_check_rules(st.st_rdev, devpath, env, err, errlen);
+}
+
+/* The test hook (guard.h): a window between confirmation and open. */
+static void
+test_pause(const char *devpath)
+{
+	const char *v = getenv(PAUSE_ENV);
+	char *end;
+	double s;
+
+	if (!v || !*v || (s = strtod(v, &end)) <= 0 || *end || s > 3600)
+		return;
+	fprintf(stderr, "diskscope: test hook %s: pausing %g s before opening %s for writing\n",
+		PAUSE_ENV, s, devpath);
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int
+guard_write_open(const char *devpath, const struct guard_confirms *l,
+		 const struct guard_env *env, int *fd, char *err, size_t errlen)
+{
+	static const struct guard_env none;
+	const struct guard_env *g = env ? env : &none;
+	const struct guard_confirm *seen;
+	struct guard_confirm now;
+	struct stat st;
+	int rc, e;
+
 	*fd = -1;
-	if ((rc = guard_precheck(devpath, env, err, errlen)) < 0)
+	/* 1. confirmation: before anything is opened. */
+	if ((rc = stat_block(devpath, &st, err, errlen)) < 0)
 		return rc;
-	if ((rc = guard_check_confirm(devpath, confirm, err, errlen)) < 0)
+	if ((rc = guard_check_confirm(devpath, st.st_rdev, l, &seen, err, errlen)) < 0) {
+		/* A stronger reason, when there is one, is the better sentence
+		 * (no confirmation can allow writing the disk holding /). */
+		char why[512];
+		if (guard_check_rules(st.st_rdev, devpath, g, why, sizeof why) == -EPERM)
+			snprintf(err, errlen, "%s", why);
 		return rc;
-	return guard_open_excl(devpath, fd, err, errlen);
+	}
+	test_pause(devpath);
+	/* 2. the exclusive open. */
+	*fd = open(devpath, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+	if (*fd < 0) {
+		e = errno;
+		if (e != EBUSY) {
+			snprintf(err, errlen, "%s: cannot open for writing: %s", devpath, strerror(e));
+			return -e;
+		}
+		/* Refused already; the rules say why when they can. */
+		if (stat(devpath, &st) == 0 && S_ISBLK(st.st_mode) &&
+		    guard_check_rules(st.st_rdev, devpath, g, err, errlen) == -EPERM)
+			return -EPERM;
+		snprintf(err, errlen, "refused: %s is in use by another program (exclusive open: %s)",
+			 devpath, strerror(e));
+		return -EPERM;
+	}
+	/* 3. the rules, on the device actually opened. */
+	if (fstat(*fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a block device once opened", devpath);
+		rc = -ENOTBLK;
+		goto fail;
+	}
+	if ((rc = guard_check_rules(st.st_rdev, devpath, g, err, errlen)) < 0)
+		goto fail;
+	/* 4. the drive confirmed: nothing has been written yet. */
+	if ((rc = guard_ident_read(&now, st.st_rdev, g->sysfs_root, err, errlen)) < 0 ||
+	    (rc = guard_check_identity(devpath, seen, &now, err, errlen)) < 0)
+		goto fail;
+	return 0;
+fail:
+	close(*fd);
+	*fd = -1;
+	return rc;
 }

@@ -1,65 +1,124 @@
 /* guard.h - the write guard (DESIGN.md "Safety").  Writing to a block device
- * needs all of: not the device holding /, not mounted (nor any partition),
- * no holders (md, dm; swap from the swaps file; zfs shows as a holder, a
- * mount or a failed exclusive open), --destroy-data naming that very device,
- * and an O_EXCL open that succeeds.  Each refusal is -EPERM with ONE sentence
- * "refused: ..." naming the rule and the evidence (the CLI exits 3).
+ * needs, in this order:
+ *   1. a confirmation naming that very device (--destroy-data=DEV, one per
+ *      device; in the dashboard each name typed), carrying the identity the
+ *      user confirmed (struct guard_confirm); without one nothing is opened
+ *      (the refusal names rule 3's reason when there is one, e.g. "holds /");
+ *   2. an O_RDWR|O_EXCL open that succeeds (held for the whole run, so nobody
+ *      mounts it and its kernel name cannot change hands meanwhile);
+ *   3. against the OPENED descriptor's device number (fstat st_rdev), for the
+ *      device and its partitions (a partition: also its whole disk): not the
+ *      device holding /, not mounted (mountinfo major:minor, and any mount
+ *      source path that is that block device, in /dev or not), no holders
+ *      (/sys/dev/block/MAJ:MIN/holders: md, dm, zfs), not swap (/proc/swaps
+ *      by device number);
+ *   4. the opened device's identity (serial, WWN, capacity; for a loop device
+ *      its backing file) equal to the confirmed one.
+ * A rule that cannot be evaluated refuses (fail closed) and says which rule
+ * and why.  Each refusal is -EPERM with ONE sentence "refused: ..." naming the
+ * rule and the evidence (the CLI exits 3).
  *
- * The rule functions are pure over the files they are given (sysfs root,
- * mounts file, swaps file) so tests can feed fixtures. */
+ * Test hook: DISKSCOPE_TEST_PAUSE_BEFORE_WRITE=SECONDS makes guard_write_open
+ * sleep between the confirmation and the exclusive open (tests/sys/guard.sh
+ * swaps a loop device's backing file meanwhile).  Nothing else reads it.
+ *
+ * Every file the rules read comes from struct guard_env, so tests feed
+ * fixtures (a fake sysfs tree, mountinfo and swaps files). */
 #ifndef DS_GUARD_H
 #define DS_GUARD_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
-#define GUARD_MAX_FAMILY 128
+#define GUARD_MAX_FAMILY 129	/* the device and up to 128 partitions */
+#define GUARD_MAX_CONFIRMS 64
 
-/* A disk (or partition) and, for a disk, its partitions: the set of kernel
- * block devices whose use makes writing the target unsafe. */
+/* A drive as the user confirmed it (or as it is now). */
+struct guard_confirm {
+	char path[128];		/* as named: /dev/sdb, /dev/disk/by-id/... */
+	dev_t devt;		/* 0 unknown */
+	char serial[64], wwn[64];	/* "" none (exact) or unknown (!exact) */
+	uint64_t capacity;	/* bytes, 0 unknown */
+	char backing[256];	/* loop backing file, "" not a loop device */
+	/* true: read from sysfs by the guard itself, so "" means the drive has
+	 * none; false: from the inventory the user looked at, whose serial may
+	 * be the whole IDENTIFY string where sysfs holds a piece of it. */
+	bool exact;
+};
+
+struct guard_confirms {
+	size_t n;
+	struct guard_confirm v[GUARD_MAX_CONFIRMS];
+};
+
+/* The device and the block devices whose use makes writing it unsafe: for a
+ * whole disk its partitions, for a partition its whole disk. */
 struct guard_family {
-	char dev[64];			/* target path for messages, e.g. /dev/loop4 */
+	char dev[128];			/* target path for messages, e.g. /dev/loop4 */
+	bool partition;			/* the target is a partition: [1] is its disk */
 	size_t n;			/* [0] is the target itself */
 	char name[GUARD_MAX_FAMILY][64];	/* kernel names: loop4, loop4p1 ... */
-	dev_t devt[GUARD_MAX_FAMILY];	/* from sysfs "dev"; 0 when unknown */
+	dev_t devt[GUARD_MAX_FAMILY];
 };
 
 struct guard_env {
 	const char *sysfs_root;		/* NULL = "/sys" */
-	const char *mounts_file;	/* NULL = "/proc/self/mounts" */
+	const char *mountinfo_file;	/* NULL = "/proc/self/mountinfo" */
 	const char *swaps_file;		/* NULL = "/proc/swaps" */
 	dev_t root_dev;			/* st_dev of "/"; 0 = stat("/") */
 };
 
-/* The family of kernel block device `name` (e.g. "loop4"): itself plus its
- * partitions (subdirectories of class/block/NAME holding a "partition" file).
- * devpath is the path used in messages.  0 / -ENOENT (no such device). */
-int guard_family_load(struct guard_family *f, const char *sysfs_root, const char *name,
-		      const char *devpath);
+/* The identity of block device number d from sysfs (serial, WWN, capacity,
+ * loop backing file); c->exact set.  0, or -EPERM + "refused: ..." when
+ * sysfs has no entry for it. */
+int guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root,
+		     char *err, size_t errlen);
+/* A confirmation of block device path ("/dev/sdb", "sdb", a symlink) with
+ * the identity it has now.  0, -ENOENT / -ENOTBLK (one line in err). */
+int guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sysfs_root,
+			  char *err, size_t errlen);
+/* Append (a second confirmation of the same device is dropped).  0 / -E2BIG. */
+int guard_confirms_add(struct guard_confirms *l, const struct guard_confirm *c,
+		       char *err, size_t errlen);
+/* The confirmation that names devpath (same resolved path or same device
+ * number rdev): 0 and *out, or -EPERM "refused: writing X needs
+ * --destroy-data=X" / "refused: --destroy-data=Y does not name X". */
+int guard_check_confirm(const char *devpath, dev_t rdev, const struct guard_confirms *l,
+			const struct guard_confirm **out, char *err, size_t errlen);
+/* Rule 4: seen (confirmed) against now (guard_ident_read of the opened
+ * device): 0, or -EPERM "refused: X is now another drive: serial A, you
+ * confirmed B" (or why they cannot be compared). */
+int guard_check_identity(const char *devpath, const struct guard_confirm *seen,
+			 const struct guard_confirm *now, char *err, size_t errlen);
 
-/* Each rule: 0 = passes, -EPERM + "refused: ..." in err. */
-int guard_check_root(const struct guard_family *f, const char *sysfs_root,
-		     const char *mounts_file, dev_t root_dev, char *err, size_t errlen);
-int guard_check_mounts(const struct guard_family *f, const char *mounts_file,
+/* The family of block device number d.  0, or -EPERM + "refused: ..." when
+ * it cannot be listed (no sysfs entry, more than GUARD_MAX_FAMILY). */
+int guard_family_load(struct guard_family *f, const char *sysfs_root, dev_t d,
+		      const char *devpath, char *err, size_t errlen);
+
+/* Each rule: 0 = passes, -EPERM + "refused: ..." in err (also when the rule
+ * cannot be evaluated). */
+int guard_check_root(const struct guard_family *f, const struct guard_env *env,
+		     char *err, size_t errlen);
+int guard_check_mounts(const struct guard_family *f, const char *mountinfo_file,
 		       char *err, size_t errlen);
 int guard_check_holders(const struct guard_family *f, const char *sysfs_root,
 			char *err, size_t errlen);
 int guard_check_swaps(const struct guard_family *f, const char *swaps_file,
 		      char *err, size_t errlen);
-/* confirm is the --destroy-data value (NULL = not given): "/dev/X" or "X",
- * compared with devpath through symlinks (realpath, then st_rdev). */
-int guard_check_confirm(const char *devpath, const char *confirm, char *err, size_t errlen);
-/* Open O_RDWR|O_EXCL|O_DIRECT: *fd on success; EBUSY -> -EPERM "refused: ...
- * in use"; another failure -> -errno with a one-line reason. */
-int guard_open_excl(const char *devpath, int *fd, char *err, size_t errlen);
+/* Rule 3 (root, mounts, holders, swaps) for device number d. */
+int guard_check_rules(dev_t d, const char *devpath, const struct guard_env *env,
+		      char *err, size_t errlen);
 
-/* The rules that need no confirmation and open nothing (root, mounts,
- * holders, swap), e.g. for the TUI picker to grey out a device before asking
- * for its name.  0, -EPERM + "refused: ...", or -errno (not a block device). */
+/* The rules that need no confirmation and open nothing, by the device
+ * number devpath has now (e.g. for a picker to grey out a device).  0,
+ * -EPERM + "refused: ...", or -errno (not a block device). */
 int guard_precheck(const char *devpath, const struct guard_env *env, char *err, size_t errlen);
 
-/* All rules in the order above on block device devpath (any path or symlink
- * to it).  On success *fd is the exclusive read-write O_DIRECT descriptor,
- * kept open for the whole run so nobody can mount it meanwhile. */
-int guard_write_open(const char *devpath, const char *confirm, const struct guard_env *env,
-		     int *fd, char *err, size_t errlen);
+/* The whole guard on block device devpath (any path or symlink to it).  On
+ * success *fd is the exclusive read-write O_DIRECT descriptor, to be kept
+ * open for the whole run; on failure *fd is -1 and nothing was written. */
+int guard_write_open(const char *devpath, const struct guard_confirms *l,
+		     const struct guard_env *env, int *fd, char *err, size_t errlen);
 #endif

@@ -63,10 +63,10 @@ open_block(struct target *t, const char *path, const struct target_opts *o, char
 	t->kind = TGT_BLOCK;
 	if (o->write) {
 		struct guard_env env = {
-			.sysfs_root = o->sysfs_root, .mounts_file = o->mounts_file,
+			.sysfs_root = o->sysfs_root, .mountinfo_file = o->mountinfo_file,
 			.swaps_file = o->swaps_file,
 		};
-		if ((rc = guard_write_open(t->path, o->destroy_data, &env, &t->fd, err, errlen)) < 0)
+		if ((rc = guard_write_open(t->path, &o->confirms, &env, &t->fd, err, errlen)) < 0)
 			return rc;
 		t->writable = true;
 	} else if ((t->fd = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC)) < 0) {
@@ -109,9 +109,10 @@ fill_random(uint64_t *p, size_t n, uint64_t *s)
 }
 
 /* Write the whole file once so later reads reach the media instead of
- * returning zeros for unwritten extents. */
+ * returning zeros for unwritten extents.  progress (may be NULL) hears the
+ * fraction done every 16 MiB and stops the fill by returning nonzero. */
 static int
-fill_file(int fd, uint64_t size, uint32_t align)
+fill_file(int fd, uint64_t size, uint32_t align, int (*progress)(void *, double), void *arg)
 {
 	void *buf;
 	uint64_t seed = 0x9E3779B97F4A7C15ULL ^ (uint64_t)now_ns();
@@ -120,6 +121,10 @@ fill_file(int fd, uint64_t size, uint32_t align)
 	if (posix_memalign(&buf, align > 4096 ? align : 4096, FILL_CHUNK))
 		return -ENOMEM;
 	for (uint64_t off = 0; off < size && rc == 0;) {
+		if (progress && off % (16u * FILL_CHUNK) == 0 && progress(arg, (double)off / (double)size)) {
+			rc = -EINTR;
+			break;
+		}
 		size_t n = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
 		fill_random(buf, n / 8, &seed);
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
@@ -133,7 +138,37 @@ fill_file(int fd, uint64_t size, uint32_t align)
 	free(buf);
 	if (rc == 0 && fdatasync(fd) < 0)
 		rc = -errno;
+	if (rc == 0 && progress)
+		progress(arg, 1.0);
 	return rc;
+}
+
+static void
+fill_error(const char *what, uint64_t size, int rc, char *err, size_t errlen)
+{
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		snprintf(err, errlen, "%s: not enough free space for a %llu MiB scratch file (%s)",
+			 what, (unsigned long long)(size >> 20), strerror(-rc));
+	else if (rc == -EINTR)
+		snprintf(err, errlen, "%s: stopped while preparing the scratch file", what);
+	else
+		snprintf(err, errlen, "%s: cannot prepare a %llu MiB scratch file: %s", what,
+			 (unsigned long long)(size >> 20), strerror(-rc));
+}
+
+int
+target_prepare(struct target *t, int (*progress)(void *arg, double frac), void *arg,
+	       char *err, size_t errlen)
+{
+	if (!t->fill_pending)
+		return 0;
+	int rc = fill_file(t->fd, t->size, t->mem_align, progress, arg);
+	if (rc) {
+		fill_error(t->path, t->size, rc, err, errlen);
+		return rc;
+	}
+	t->fill_pending = false;
+	return 0;
 }
 
 static void
@@ -222,19 +257,16 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 			goto space;
 		must_fill = true;	/* no preallocation here: writing it allocates */
 	}
-	if (must_fill && (rc = fill_file(t->fd, size, t->mem_align)) < 0)
+	if (must_fill && o->defer_fill)
+		t->fill_pending = true;	/* target_prepare, on the runner's thread */
+	else if (must_fill && (rc = fill_file(t->fd, size, t->mem_align, NULL, NULL)) < 0)
 		goto space;
 	t->size = size;
 	t->writable = true;
 	t->keep = o->keep;
 	return 0;
 space:
-	if (rc == -ENOSPC || rc == -EDQUOT)
-		snprintf(err, errlen, "%s: not enough free space for a %llu MiB scratch file (%s)",
-			 dir, (unsigned long long)(size >> 20), strerror(-rc));
-	else
-		snprintf(err, errlen, "%s: cannot prepare a %llu MiB scratch file: %s", dir,
-			 (unsigned long long)(size >> 20), strerror(-rc));
+	fill_error(dir, size, rc, err, errlen);
 fail:
 	scratch_fail(t);
 	return rc;

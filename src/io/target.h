@@ -6,17 +6,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "io/guard.h"
 
 enum target_kind { TGT_BLOCK, TGT_FILE, TGT_SIM };
 
 struct target_opts {
 	bool write;			/* the test will write */
-	const char *destroy_data;	/* --destroy-data=DEV confirmation (block devices) */
+	/* the drives the user confirmed (--destroy-data=DEV, one each; the
+	 * dashboard's typed names), with their identity at that time */
+	struct guard_confirms confirms;
 	uint64_t file_size;		/* scratch file size, bytes (default 1 GiB) */
 	bool keep;			/* keep the scratch file */
 	const char *sysfs_root;		/* for the guard's holder checks, default /sys */
-	const char *mounts_file;	/* default /proc/self/mounts */
+	const char *mountinfo_file;	/* default /proc/self/mountinfo */
 	const char *swaps_file;		/* default /proc/swaps */
+	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
 };
 
 struct target {
@@ -35,6 +39,7 @@ struct target {
 	void *sim;			/* engine-sim's per-drive state */
 	bool direct;			/* opened O_DIRECT (false only for a scratch file on tmpfs/ramfs) */
 	char notice[256];		/* one line the runner should print once (e.g. buffered fallback), "" = none */
+	bool fill_pending;		/* scratch file not yet filled (target_prepare) */
 };
 
 /* The size of a scratch file when target_opts.file_size is 0. */
@@ -52,6 +57,12 @@ struct target {
  * that names the target.  o may be NULL (read-only, defaults). */
 int target_open(struct target *t, const char *spec, const struct target_opts *o,
 		char *err, size_t errlen);
+/* Finish what target_open left for later (opts.defer_fill): fill a scratch
+ * file, calling progress(arg, 0..1) now and then; a nonzero return from
+ * progress stops it (-EINTR).  Slow (a 1 GiB file): the runner calls it on
+ * its own thread, never the dashboard's.  0 or -errno + a line in err. */
+int target_prepare(struct target *t, int (*progress)(void *arg, double frac), void *arg,
+		   char *err, size_t errlen);
 /* Close; removes a scratch file we created unless keep.  Safe to call twice. */
 void target_close(struct target *t);
 /* Check an I/O size/offset against the target's alignment: 0 or -EINVAL + reason. */

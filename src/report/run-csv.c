@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "report/run.h"
+#include "report/writer.h"
 
 static void
 cell(FILE *f, bool known, double v, int prec)
@@ -43,7 +44,37 @@ row(FILE *f, const struct run_result *r, unsigned step, size_t active, double ag
 		fputs(",,", f);
 	cell(f, step > 0, agg, 2);
 	cell(f, ideal > 0, ideal, 2);
-	fprintf(f, ",%u,%u,%s\n", r->params.bs, r->params.qd, r->interrupted ? "true" : "false");
+	fprintf(f, ",%u,%u,%s", r->params.bs, r->params.qd, r->interrupted ? "true" : "false");
+	fprintf(f, ",%s,%llu\n", t->stopped_early ? "true" : "false", (unsigned long long)t->ramp_err.count);
+}
+
+/* A test's table: a blank line, "table,NAME", its header, its rows. */
+static void
+table_csv(FILE *f, const struct result_table *t)
+{
+	fprintf(f, "\ntable,%s\n", t->name);
+	for (size_t c = 0; c < t->n_cols; c++)
+		fprintf(f, "%s%s", c ? "," : "", t->cols[c].name);
+	fputc('\n', f);
+	for (size_t r = 0; r < t->n_rows; r++) {
+		for (size_t c = 0; c < t->n_cols; c++) {
+			const struct result_cell *x = &t->cells[r * t->n_cols + c];
+			if (c)
+				fputc(',', f);
+			if (!x->known)
+				continue;
+			if (t->cols[c].type == COL_STR) {
+				fputc('"', f);
+				for (const char *p = x->s ? x->s : ""; *p; p++)
+					fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
+				fputc('"', f);
+			} else if (t->cols[c].type == COL_DBL)
+				fprintf(f, "%.*f", t->cols[c].prec + 1, x->d);
+			else
+				fprintf(f, "%lld", (long long)x->i);
+		}
+		fputc('\n', f);
+	}
 }
 
 void
@@ -51,7 +82,8 @@ run_csv_print(FILE *f, const struct run_result *r)
 {
 	fputs("test,step,active,target,mbps,read_mbps,write_mbps,iops,bytes,ios,seconds,"
 	      "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
-	      "errors,first_error_offset,last_error_offset,aggregate_mbps,ideal_mbps,bs,qd,interrupted\n", f);
+	      "errors,first_error_offset,last_error_offset,aggregate_mbps,ideal_mbps,bs,qd,interrupted,"
+	      "stopped_early,ramp_errors\n", f);
 	for (size_t i = 0; i < r->n_solo; i++)
 		row(f, r, 0, 1, 0, 0, &r->solo[i]);
 	for (size_t s = 0; s < r->n_steps; s++) {
@@ -59,31 +91,12 @@ run_csv_print(FILE *f, const struct run_result *r)
 		for (size_t k = 0; k < st->n_res; k++)
 			row(f, r, st->index, st->active.n, st->aggregate_mbps, st->ideal_mbps, &st->res[k]);
 	}
+	for (size_t i = 0; i < r->n_tables; i++)
+		table_csv(f, &r->tables[i]);
 }
 
 int
 run_csv_write(const struct run_result *r, const char *path)
 {
-	if (!strcmp(path, "-")) {
-		run_csv_print(stdout, r);
-		return fflush(stdout) ? -EIO : 0;
-	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	run_csv_print(f, r);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		unlink(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	return writer_to_path(path, run_csv_print, r);
 }

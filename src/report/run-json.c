@@ -85,6 +85,101 @@ jfloats(const float *v, size_t n, int prec)
 }
 
 static struct json_object *
+errors_json(const struct err_summary *x)
+{
+	struct json_object *e = json_object_new_object();
+	json_object_object_add(e, "count", ju64(x->count));
+	json_object_object_add(e, "first_offset", x->have_offsets ? ju64(x->first_offset) : NULL);
+	json_object_object_add(e, "last_offset", x->have_offsets ? ju64(x->last_offset) : NULL);
+	struct json_object *by = json_object_new_object();
+	for (size_t i = 0; i < x->n_errno; i++) {
+		char b[16];
+		json_object_object_add(by, run_errno_name(x->by_errno[i].err, b, sizeof(b)),
+				       ju64(x->by_errno[i].count));
+	}
+	json_object_object_add(e, "by_errno", by);
+	return e;
+}
+
+static struct json_object *
+known_json(const struct known_u64 *k)
+{
+	return k->known ? ju64(k->v) : NULL;
+}
+
+/* The identity block: the run, the host, each target's drive. */
+static struct json_object *
+identity_json(const struct run_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "run_id", doc_str(r->run_id));
+	json_object_object_add(o, "host", doc_str(r->host));
+	json_object_object_add(o, "version", doc_str(r->version));
+	struct json_object *a = json_object_new_array();
+	for (size_t i = 0; i < r->n_ident; i++) {
+		const struct target_ident *d = &r->ident[i];
+		struct json_object *t = json_object_new_object();
+		json_object_object_add(t, "target", doc_str(i < r->ident_targets.n ? r->ident_targets.v[i] : ""));
+		json_object_object_add(t, "drive_id", doc_str(d->drive_id));
+		json_object_object_add(t, "model", doc_str(d->model));
+		json_object_object_add(t, "serial", doc_str(d->serial));
+		json_object_object_add(t, "wwn", doc_str(d->wwn));
+		json_object_object_add(t, "firmware", doc_str(d->firmware));
+		json_object_object_add(t, "capacity_bytes", known_json(&d->capacity));
+		struct json_object *sec = json_object_new_object();
+		json_object_object_add(sec, "logical", known_json(&d->logical));
+		json_object_object_add(sec, "physical", known_json(&d->physical));
+		json_object_object_add(sec, "source", doc_str(d->sector_source));
+		json_object_object_add(t, "sectors", sec);
+		json_object_object_add(t, "controller", doc_str(d->controller));
+		json_object_object_add(t, "port", doc_str(d->port));
+		json_object_array_add(a, t);
+	}
+	json_object_object_add(o, "targets", a);
+	return o;
+}
+
+static const char *const col_types[] = { [COL_STR] = "string", [COL_INT] = "int", [COL_DBL] = "double",
+					 [COL_LBA] = "lba", [COL_BYTES] = "bytes" };
+
+static struct json_object *
+table_json(const struct result_table *t)
+{
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(t->name));
+	json_object_object_add(o, "title", doc_str(t->title));
+	struct json_object *cols = json_object_new_array();
+	for (size_t c = 0; c < t->n_cols; c++) {
+		struct json_object *co = json_object_new_object();
+		json_object_object_add(co, "name", json_object_new_string(t->cols[c].name));
+		json_object_object_add(co, "title", doc_str(t->cols[c].title));
+		json_object_object_add(co, "type", json_object_new_string(col_types[t->cols[c].type]));
+		json_object_object_add(co, "unit", doc_str(t->cols[c].unit));
+		json_object_object_add(co, "decimals", json_object_new_int(t->cols[c].prec));
+		json_object_array_add(cols, co);
+	}
+	json_object_object_add(o, "columns", cols);
+	struct json_object *rows = json_object_new_array();
+	for (size_t r = 0; r < t->n_rows; r++) {
+		struct json_object *row = json_object_new_array();
+		for (size_t c = 0; c < t->n_cols; c++) {
+			const struct result_cell *x = &t->cells[r * t->n_cols + c];
+			struct json_object *v = NULL;
+			if (x->known)
+				switch (t->cols[c].type) {
+				case COL_STR: v = doc_str(x->s ? x->s : ""); break;
+				case COL_DBL: v = jd(x->d, t->cols[c].prec + 1); break;
+				default: v = json_object_new_int64(x->i); break;
+				}
+			json_object_array_add(row, v);
+		}
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(o, "rows", rows);
+	return o;
+}
+
+static struct json_object *
 target_json(const struct target_result *t)
 {
 	struct json_object *o = json_object_new_object();
@@ -114,18 +209,9 @@ target_json(const struct target_result *t)
 		json_object_object_add(lat, "max", jd(t->lat.max, 1));
 	}
 	json_object_object_add(o, "lat_us", lat);
-	struct json_object *e = json_object_new_object();
-	json_object_object_add(e, "count", ju64(t->err.count));
-	json_object_object_add(e, "first_offset", t->err.have_offsets ? ju64(t->err.first_offset) : NULL);
-	json_object_object_add(e, "last_offset", t->err.have_offsets ? ju64(t->err.last_offset) : NULL);
-	struct json_object *by = json_object_new_object();
-	for (size_t i = 0; i < t->err.n_errno; i++) {
-		char b[16];
-		json_object_object_add(by, run_errno_name(t->err.by_errno[i].err, b, sizeof(b)),
-				       ju64(t->err.by_errno[i].count));
-	}
-	json_object_object_add(e, "by_errno", by);
-	json_object_object_add(o, "errors", e);
+	json_object_object_add(o, "errors", errors_json(&t->err));
+	json_object_object_add(o, "ramp_errors", errors_json(&t->ramp_err));
+	json_object_object_add(o, "stopped_early", json_object_new_boolean(t->stopped_early));
 	struct json_object *s = json_object_new_object();
 	json_object_object_add(s, "interval_ms", json_object_new_int((int)t->series.interval_ms));
 	json_object_object_add(s, "mbps", jfloats(t->series.mbps, t->series.n, 2));
@@ -133,6 +219,15 @@ target_json(const struct target_result *t)
 	json_object_object_add(s, "p99_us", jfloats(t->series.p99_us, t->series.n, 1));
 	json_object_object_add(s, "pos", t->series.pos ? jfloats(t->series.pos, t->series.n, 4) : NULL);
 	json_object_object_add(o, "series", s);
+	struct json_object *bp = NULL;
+	if (t->by_pos.n) {
+		bp = json_object_new_object();
+		json_object_object_add(bp, "start_byte", ju64(t->by_pos.start));
+		json_object_object_add(bp, "end_byte", ju64(t->by_pos.end));
+		json_object_object_add(bp, "mbps", jfloats(t->by_pos.mbps, t->by_pos.n, 2));
+		json_object_object_add(bp, "max_lat_us", jfloats(t->by_pos.max_lat_us, t->by_pos.n, 1));
+	}
+	json_object_object_add(o, "by_position", bp);
 	struct json_object *h = json_object_new_object();
 	struct json_object *hu = json_object_new_array_ext((int)t->hist.n);
 	struct json_object *hc = json_object_new_array_ext((int)t->hist.n);
@@ -211,6 +306,9 @@ run_json(const struct run_result *r)
 		json_object_object_add(cpu, "sys_s", jd(s->cpu_sys_s, 3));
 		json_object_object_add(so, "cpu", cpu);
 		json_object_object_add(so, "seconds", jd(s->seconds, 3));
+		json_object_object_add(so, "label", doc_str(s->label));
+		json_object_object_add(so, "window_s", s->window_s > 0 ? jd(s->window_s, 3) : NULL);
+		json_object_object_add(so, "failed", json_object_new_boolean(s->failed));
 		json_object_array_add(steps, so);
 	}
 	json_object_object_add(o, "steps", steps);
@@ -222,10 +320,18 @@ run_json(const struct run_result *r)
 		json_object_object_add(vo, "text", json_object_new_string(x->text));
 		json_object_object_add(vo, "knee_drives", json_object_new_int(x->knee_drives));
 		json_object_object_add(vo, "ceiling_mbps", x->ceiling_mbps > 0 ? jd(x->ceiling_mbps, 0) : NULL);
+		json_object_object_add(vo, "level", json_object_new_string(verdict_level_name(x->level)));
+		json_object_object_add(vo, "evidence", jlist(&x->evidence));
 		json_object_array_add(v, vo);
 	}
 	json_object_object_add(o, "verdicts", v);
 	json_object_object_add(o, "notes", jlist(&r->notes));
+	json_object_object_add(o, "failed", json_object_new_boolean(r->failed));
+	struct json_object *tabs = json_object_new_array();
+	for (size_t i = 0; i < r->n_tables; i++)
+		json_object_array_add(tabs, table_json(&r->tables[i]));
+	json_object_object_add(o, "tables", tabs);
+	json_object_object_add(o, "identity", identity_json(r));
 	return o;
 }
 
@@ -309,6 +415,142 @@ gfloats(struct json_object *a, size_t n)
 	return v;
 }
 
+static void
+err_load(struct json_object *e, struct err_summary *x)
+{
+	if (!e || !json_object_is_type(e, json_type_object))
+		return;
+	x->count = gu(e, "count");
+	struct json_object *f = get(e, "first_offset");
+	if (f) {
+		x->have_offsets = true;
+		x->first_offset = (uint64_t)json_object_get_int64(f);
+		x->last_offset = gu(e, "last_offset");
+	}
+	struct json_object *by = get(e, "by_errno");
+	if (by && json_object_is_type(by, json_type_object)) {
+		json_object_object_foreach(by, key, val) {
+			if (x->n_errno >= ARRAY_SIZE(x->by_errno))
+				break;
+			x->by_errno[x->n_errno].err = run_errno_parse(key);
+			x->by_errno[x->n_errno++].count = (uint64_t)json_object_get_int64(val);
+		}
+	}
+}
+
+static struct known_u64
+gk(struct json_object *o, const char *k)
+{
+	struct json_object *v = get(o, k);
+	struct known_u64 r = { false, 0 };
+	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))) {
+		r.known = true;
+		r.v = (uint64_t)json_object_get_int64(v);
+	}
+	return r;
+}
+
+/* The identity block and the tables (added in schema 1; absent in older
+ * saved runs, which load without them). */
+static int
+identity_load(struct json_object *id, struct run_result *r)
+{
+	if (!id || !json_object_is_type(id, json_type_object))
+		return 0;
+	gs(id, "run_id", r->run_id, sizeof(r->run_id));
+	gs(id, "host", r->host, sizeof(r->host));
+	gs(id, "version", r->version, sizeof(r->version));
+	struct json_object *a = get(id, "targets");
+	size_t n = is_array(a) ? json_object_array_length(a) : 0;
+	if (!n)
+		return 0;
+	r->ident = calloc(n, sizeof(*r->ident));
+	if (!r->ident)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(a, i);
+		struct target_ident *d = &r->ident[i];
+		char name[64];
+		gs(t, "target", name, sizeof(name));
+		if (strlist_add(&r->ident_targets, name))
+			return -ENOMEM;
+		r->n_ident = i + 1;
+		gs(t, "drive_id", d->drive_id, sizeof(d->drive_id));
+		gs(t, "model", d->model, sizeof(d->model));
+		gs(t, "serial", d->serial, sizeof(d->serial));
+		gs(t, "wwn", d->wwn, sizeof(d->wwn));
+		gs(t, "firmware", d->firmware, sizeof(d->firmware));
+		d->capacity = gk(t, "capacity_bytes");
+		struct json_object *sec = get(t, "sectors");
+		d->logical = gk(sec, "logical");
+		d->physical = gk(sec, "physical");
+		gs(sec, "source", d->sector_source, sizeof(d->sector_source));
+		gs(t, "controller", d->controller, sizeof(d->controller));
+		gs(t, "port", d->port, sizeof(d->port));
+	}
+	return 0;
+}
+
+static int
+tables_load(struct json_object *a, struct run_result *r)
+{
+	size_t n = is_array(a) ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *to = json_object_array_get_idx(a, i);
+		struct json_object *cols = get(to, "columns"), *rows = get(to, "rows");
+		size_t nc = is_array(cols) ? json_object_array_length(cols) : 0;
+		if (!nc || nc > 64 || !is_array(rows))
+			continue;	/* not a table this reader understands: skip it */
+		struct result_col *c = calloc(nc, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		for (size_t k = 0; k < nc; k++) {
+			struct json_object *co = json_object_array_get_idx(cols, k);
+			char type[16];
+			gs(co, "name", c[k].name, sizeof(c[k].name));
+			gs(co, "title", c[k].title, sizeof(c[k].title));
+			gs(co, "unit", c[k].unit, sizeof(c[k].unit));
+			gs(co, "type", type, sizeof(type));
+			c[k].type = COL_STR;
+			for (size_t y = 0; y < ARRAY_SIZE(col_types); y++)
+				if (!strcmp(type, col_types[y]))
+					c[k].type = (enum col_type)y;
+			uint64_t dec = gu(co, "decimals");
+			c[k].prec = c[k].type == COL_DBL ? (dec <= 6 ? (int)dec : 1) : 0;
+		}
+		char name[32], title[80];
+		gs(to, "name", name, sizeof(name));
+		gs(to, "title", title, sizeof(title));
+		struct result_table *t = result_table_add(r, name, title, c, nc);
+		free(c);
+		if (!t)
+			return -ENOMEM;
+		for (size_t y = 0; y < json_object_array_length(rows); y++) {
+			struct json_object *row = json_object_array_get_idx(rows, y);
+			if (!is_array(row) || json_object_array_length(row) != nc)
+				continue;
+			if (table_add_row(t))
+				return -ENOMEM;
+			for (size_t k = 0; k < nc; k++) {
+				struct json_object *v = json_object_array_get_idx(row, k);
+				if (!v)
+					continue;
+				if (t->cols[k].type == COL_STR) {
+					if (json_object_is_type(v, json_type_string) &&
+					    table_set_str(t, t->n_rows - 1, k, json_object_get_string(v)))
+						return -ENOMEM;
+				} else if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
+					if (t->cols[k].type == COL_DBL)
+						table_set_dbl(t, t->n_rows - 1, k, json_object_get_double(v));
+					else
+						table_set_int(t, t->n_rows - 1, k, json_object_get_int64(v));
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 target_load(struct json_object *o, struct target_result *t)
 {
@@ -338,25 +580,10 @@ target_load(struct json_object *o, struct target_result *t)
 		t->lat.p999 = gdn(lat, "p999");
 		t->lat.max = gdn(lat, "max");
 	}
-	struct json_object *e = get(o, "errors");
-	if (e) {
-		t->err.count = gu(e, "count");
-		struct json_object *f = get(e, "first_offset");
-		if (f) {
-			t->err.have_offsets = true;
-			t->err.first_offset = (uint64_t)json_object_get_int64(f);
-			t->err.last_offset = gu(e, "last_offset");
-		}
-		struct json_object *by = get(e, "by_errno");
-		if (by && json_object_is_type(by, json_type_object)) {
-			json_object_object_foreach(by, key, val) {
-				if (t->err.n_errno >= ARRAY_SIZE(t->err.by_errno))
-					break;
-				t->err.by_errno[t->err.n_errno].err = run_errno_parse(key);
-				t->err.by_errno[t->err.n_errno++].count = (uint64_t)json_object_get_int64(val);
-			}
-		}
-	}
+	err_load(get(o, "errors"), &t->err);
+	err_load(get(o, "ramp_errors"), &t->ramp_err);
+	struct json_object *se = get(o, "stopped_early");
+	t->stopped_early = se && json_object_is_type(se, json_type_boolean) && json_object_get_boolean(se);
 	struct json_object *s = get(o, "series");
 	if (s) {
 		t->series.interval_ms = (unsigned)gu(s, "interval_ms");
@@ -376,6 +603,18 @@ target_load(struct json_object *o, struct target_result *t)
 			if (!t->series.mbps || !t->series.iops || !t->series.p99_us)
 				return -ENOMEM;
 		}
+	}
+	struct json_object *bp = get(o, "by_position");
+	struct json_object *bm = get(bp, "mbps"), *bl = get(bp, "max_lat_us");
+	size_t nbp = is_array(bm) ? json_object_array_length(bm) : 0;
+	if (nbp && is_array(bl) && json_object_array_length(bl) == nbp) {
+		t->by_pos.start = gu(bp, "start_byte");
+		t->by_pos.end = gu(bp, "end_byte");
+		t->by_pos.mbps = gfloats(bm, nbp);
+		t->by_pos.max_lat_us = gfloats(bl, nbp);
+		if (!t->by_pos.mbps || !t->by_pos.max_lat_us)
+			return -ENOMEM;
+		t->by_pos.n = nbp;
 	}
 	struct json_object *h = get(o, "hist");
 	if (h) {
@@ -469,6 +708,10 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 		s->aggregate_mbps = gd(so, "aggregate_mbps");
 		s->ideal_mbps = gd(so, "ideal_mbps");
 		s->seconds = gd(so, "seconds");
+		gs(so, "label", s->label, sizeof(s->label));
+		s->window_s = gd(so, "window_s");
+		struct json_object *fl = get(so, "failed");
+		s->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
 		struct json_object *cpu = get(so, "cpu");
 		s->cpu_usr_s = gd(cpu, "usr_s");
 		s->cpu_sys_s = gd(cpu, "sys_s");
@@ -495,10 +738,22 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 			gs(vo, "text", x->text, sizeof(x->text));
 			x->knee_drives = (int)gu(vo, "knee_drives");
 			x->ceiling_mbps = gd(vo, "ceiling_mbps");
+			char lv[8];
+			gs(vo, "level", lv, sizeof(lv));
+			if (verdict_level_parse(lv, &x->level))
+				x->level = VL_INFO;
+			rc = glist(vo, "evidence", &x->evidence);
 		}
 	}
 	if (!rc)
 		rc = glist(o, "notes", &r->notes);
+	if (!rc) {
+		struct json_object *fl = get(o, "failed");
+		r->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
+		rc = identity_load(get(o, "identity"), r);
+	}
+	if (!rc)
+		rc = tables_load(get(o, "tables"), r);
 	if (rc) {
 		snprintf(err, errlen, "run section malformed (%s)", rc == -ENOMEM ? "out of memory" : "series lengths differ");
 		run_result_free(r);

@@ -43,6 +43,68 @@ target_row(FILE *f, const char *step, const struct target_result *t)
 		p50, p99, p999, mx, t->seconds, (unsigned long long)t->err.count);
 	if (t->note[0])
 		fprintf(f, "      note: %s\n", t->note);
+	if (t->stopped_early)
+		fprintf(f, "      stopped early: not in the aggregate past %.1f s\n", t->seconds);
+	if (t->ramp_err.count)
+		fprintf(f, "      %llu error%s during ramp-up (not counted above)\n",
+			(unsigned long long)t->ramp_err.count, t->ramp_err.count == 1 ? "" : "s");
+}
+
+static const char *
+q(const char *s)
+{
+	return s && s[0] ? s : "?";
+}
+
+/* The drive behind a target as the inventory saw it (only when it saw it). */
+static void
+ident_print(FILE *f, const char *target, const struct target_ident *d)
+{
+	if (!d->model[0] && !d->serial[0])
+		return;
+	char cap[24] = "?", lg[16] = "?", ph[16] = "?";
+	if (d->capacity.known)
+		snprintf(cap, sizeof(cap), "%.2f GB", (double)d->capacity.v / 1e9);
+	if (d->logical.known)
+		snprintf(lg, sizeof(lg), "%llu", (unsigned long long)d->logical.v);
+	if (d->physical.known)
+		snprintf(ph, sizeof(ph), "%llu", (unsigned long long)d->physical.v);
+	fprintf(f, "drive %s: %s, serial %s, wwn %s, firmware %s, %s, sectors %s/%s (%s), controller %s %s\n",
+		target, q(d->model), q(d->serial), q(d->wwn), q(d->firmware), cap, lg, ph,
+		q(d->sector_source), q(d->controller), q(d->port));
+}
+
+/* A named table, columns as wide as their widest cell. */
+static void
+table_print(FILE *f, const struct result_table *t)
+{
+	fprintf(f, "%s%s%s:\n", t->name, t->title[0] ? ": " : "", t->title);
+	int w[64];
+	size_t nc = t->n_cols < 64 ? t->n_cols : 64;
+	for (size_t c = 0; c < nc; c++) {
+		char b[64];
+		snprintf(b, sizeof(b), "%s%s%s%s", t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name,
+			 t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%") ? " (" : "",
+			 t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%") ? t->cols[c].unit : "",
+			 t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%") ? ")" : "");
+		w[c] = (int)strlen(b);
+		for (size_t r = 0; r < t->n_rows; r++) {
+			char x[64];
+			table_cell_text(t, r, c, x, sizeof(x));
+			if ((int)strlen(x) > w[c])
+				w[c] = (int)strlen(x);
+		}
+		fprintf(f, "%s%*s", c ? "  " : "  ", w[c], b);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < t->n_rows; r++) {
+		for (size_t c = 0; c < nc; c++) {
+			char x[64];
+			table_cell_text(t, r, c, x, sizeof(x));
+			fprintf(f, "  %*s", w[c], x);
+		}
+		fputc('\n', f);
+	}
 }
 
 void
@@ -73,13 +135,24 @@ run_text_print(FILE *f, const struct run_result *r)
 			if (st->ideal_mbps > 0 && isfinite(st->aggregate_mbps))
 				fprintf(f, "   ideal %.1f MB/s (%.0f %%)", st->ideal_mbps,
 					100.0 * st->aggregate_mbps / st->ideal_mbps);
+			if (st->window_s > 0)
+				fprintf(f, "   over the %.1f s all ran", st->window_s);
 			fputc('\n', f);
 		}
+		if (st->failed)
+			fprintf(f, "%-5s step %u could not run: nothing judged from it\n", "", st->index);
 	}
 	if (r->ceiling_mbps > 0)
 		fprintf(f, "link ceiling: %.0f MB/s (%s)\n", r->ceiling_mbps, r->ceiling_text);
-	for (size_t i = 0; i < r->n_verdicts; i++)
+	for (size_t i = 0; i < r->n_ident; i++)
+		ident_print(f, i < r->ident_targets.n ? r->ident_targets.v[i] : "?", &r->ident[i]);
+	for (size_t i = 0; i < r->n_tables; i++)
+		table_print(f, &r->tables[i]);
+	for (size_t i = 0; i < r->n_verdicts; i++) {
 		fprintf(f, "%s: %s\n", r->verdicts[i].kind, r->verdicts[i].text);
+		for (size_t k = 0; k < r->verdicts[i].evidence.n; k++)
+			fprintf(f, "  - %s\n", r->verdicts[i].evidence.v[k]);
+	}
 	for (size_t i = 0; i < r->notes.n; i++)
 		fprintf(f, "note: %s\n", r->notes.v[i]);
 }

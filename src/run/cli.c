@@ -13,64 +13,11 @@
 #include <unistd.h>
 #include "bench/bench.h"
 #include "inventory/inventory.h"
+#include "io/guard.h"
 #include "report/run.h"
+#include "report/writer.h"
 #include "run/cli.h"
 #include "util/util.h"
-
-/* ---- value parsers ---- */
-
-int
-parse_size(const char *s, uint64_t *out)
-{
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
-	}
-	if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
-		end += strlen(end);
-	else if (!shift && !strcmp(end, "B"))
-		end++;
-	if (*end)
-		return -EINVAL;
-	if (shift && v > (~0ull >> shift))
-		return -ERANGE;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
-int
-parse_seconds(const char *s, double *out)
-{
-	if (!s || !*s)
-		return -EINVAL;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	if (!strcmp(end, "") || !strcmp(end, "s"))
-		;
-	else if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
 
 /* ---- the options table ---- */
 
@@ -86,47 +33,13 @@ struct cli_opt {
 #define BAD(fmt, ...) (snprintf(err, n, fmt, __VA_ARGS__), -EINVAL)
 
 static int
-o_bs(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	uint64_t b;
-	if (parse_size(v, &b) || b < WORKER_MIN_BS || b > WORKER_MAX_BS || b % 512)
-		return BAD("--bs %s: block size must be 512 B .. 16M in multiples of 512 (e.g. 4k, 1M)", v);
-	p->params.bs = (uint32_t)b;
-	p->set_bs = true;
-	return 0;
-}
-
-static int
-o_qd(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	char *end;
-	long q = strtol(v, &end, 10);
-	if (*end || end == v || q < 1 || q > WORKER_MAX_QD)
-		return BAD("--qd %s: queue depth must be 1..%d", v, WORKER_MAX_QD);
-	p->params.qd = (unsigned)q;
-	p->set_qd = true;
-	return 0;
-}
-
-static int
-o_time(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	double s;
-	if (parse_seconds(v, &s) || s > 1e8)	/* ~3 years: past that the ns clock wraps */
-		return BAD("--time %s: a duration (10, 10s, 500ms, 2m; 0 = one pass over the region)", v);
-	p->params.seconds = s;
-	p->set_time = true;
-	return 0;
-}
-
-static int
 o_size(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	uint64_t b;
 	if (parse_size(v, &b) || b == 0)
 		return BAD("--size %s: bytes per target above 0 (e.g. 1G, 512M)", v);
 	p->params.size = b;
-	if (!p->set_time)
+	if (!p->set_time)	/* --time (a test parameter) set before wins */
 		p->params.seconds = 0;	/* bounded by size */
 	return 0;
 }
@@ -192,16 +105,6 @@ o_region(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t
 }
 
 static int
-o_pattern(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	if (offsets_parse_pattern(v, &p->pat))
-		return BAD("--pattern %s: one of seq, rand, stride", v);
-	snprintf(p->params.pattern, sizeof(p->params.pattern), "%s", offsets_pattern_name(p->pat));
-	p->set_pattern = true;
-	return 0;
-}
-
-static int
 o_stride(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	uint64_t b;
@@ -212,54 +115,12 @@ o_stride(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t
 }
 
 static int
-o_data(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	if (data_mode_parse(v, &p->data))
-		return BAD("--data %s: one of random, zeros, compressible", v);
-	snprintf(p->params.data, sizeof(p->params.data), "%s", data_mode_name(p->data));
-	return 0;
-}
-
-static int
-o_rw(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	long m;
-	char *end = NULL;
-	if (!strcmp(v, "read"))
-		m = 100;
-	else if (!strcmp(v, "write"))
-		m = 0;
-	else {
-		m = strtol(v, &end, 10);
-		if (end == v || (*end && strcmp(end, "%")) || m < 0 || m > 100)
-			return BAD("--rw %s: percentage of reads 0..100 (or read, write)", v);
-	}
-	p->params.rw_mix = (int)m;
-	p->set_rw = true;
-	return 0;
-}
-
-static int
 o_engine(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	if (!engine_find(v))
 		return BAD("--engine %s: one of uring, psync, sim", v);
 	snprintf(p->params.engine, sizeof(p->params.engine), "%s", v);
 	p->engine_explicit = true;
-	return 0;
-}
-
-static int
-o_json(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	o->json = v;
-	return 0;
-}
-
-static int
-o_csv(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	o->csv = v;
 	return 0;
 }
 
@@ -276,22 +137,16 @@ o_seed(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n
 }
 
 static int
-o_ramp(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
-{
-	double s;
-	if (parse_seconds(v, &s) || s > 1e8)
-		return BAD("--ramp %s: a duration (0, 2, 2s, 500ms)", v);
-	p->params.ramp_s = s;
-	p->set_ramp = true;
-	return 0;
-}
-
-static int
 o_destroy(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
+	struct guard_confirm c;
+	char e[256];
 	if (!*v)
 		return BAD("--destroy-data: name the device, e.g. --destroy-data=/dev/sdX%s", "");
-	p->topts.destroy_data = v;
+	/* The drive as it is now: the guard compares it with the one it opens. */
+	if (guard_confirm_capture(&c, v, NULL, e, sizeof e) < 0 ||
+	    guard_confirms_add(&p->topts.confirms, &c, e, sizeof e) < 0)
+		return BAD("--destroy-data: %s", e);
 	return 0;
 }
 
@@ -313,6 +168,16 @@ o_file_size(struct plan *p, struct run_outputs *o, const char *v, char *err, siz
 }
 
 static int
+o_io_timeout(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
+{
+	double s;
+	if (parse_seconds(v, &s) || s < 0.001 || s > 86400)
+		return BAD("--io-timeout %s: a duration from 1ms to 24h (default 30s)", v);
+	p->io_timeout_s = s;
+	return 0;
+}
+
+static int
 o_help(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n)
 {
 	o->help = true;
@@ -320,35 +185,49 @@ o_help(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n
 }
 
 static const struct cli_opt run_opts[] = {
-	{ "bs", "SIZE", "block size, 512 .. 16M (4k, 1M)", o_bs },
-	{ "qd", "N", "queue depth, 1 .. 256", o_qd },
-	{ "time", "DURATION", "measured time per step (10, 500ms, 2m; 0: one pass over the region)", o_time },
 	{ "size", "SIZE", "bytes per target instead of a time", o_size },
 	{ "region", "START:END", "part of the target, as % (0%:10%) or LBA (0:2097152)", o_region },
-	{ "pattern", "seq|rand|stride", "where the I/Os go", o_pattern },
 	{ "stride", "SIZE", "step of --pattern stride (default: the block size)", o_stride },
-	{ "data", "random|zeros|compressible", "what writes carry", o_data },
-	{ "rw", "PCT", "percentage of reads in a mixed run (100 read, 0 write)", o_rw },
 	{ "engine", "uring|psync|sim", "how bytes move (default uring, psync fallback)", o_engine },
-	{ "json", "FILE|-", "write the result document (schema 1)", o_json },
-	{ "csv", "FILE|-", "write one row per step and target", o_csv },
 	{ "seed", "N", "random offsets and data (same seed, same sequence)", o_seed },
-	{ "ramp", "DURATION", "warm-up before measuring (excluded)", o_ramp },
-	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost)", o_destroy },
+	{ "destroy-data", "DEV", "confirm writing to block device DEV (data is lost); once per device", o_destroy },
 	{ "keep", NULL, "keep the scratch file", o_keep },
 	{ "file-size", "SIZE", "scratch file size in a directory target (default 1G)", o_file_size },
+	{ "io-timeout", "DURATION", "give up on a target after one I/O outstanding this long (default 30s)", o_io_timeout },
 	{ "help", NULL, "this text", o_help },
 };
 
-void
-run_cli_usage(FILE *f)
+/* With a test: its summary and its own parameters first. */
+static void
+usage(FILE *f, const struct bench_test *t)
 {
-	fprintf(f, "usage: diskscope run TEST TARGET... [options]\n"
-		   "TARGET: /dev/sdb, sdb, a directory (scratch file), sim:MODEL, ctrl:N or ctrl:ADDRESS\n"
-		   "tests:\n");
-	for (size_t i = 0; i < bench_count; i++)
-		fprintf(f, "  %-10s %s%s\n", bench_table[i]->name, bench_table[i]->summary,
-			bench_table[i]->writes ? " (writes)" : "");
+	fprintf(f, "usage: diskscope run %s TARGET... [options]\n"
+		   "TARGET: /dev/sdb, sdb, a directory (scratch file), sim:MODEL, ctrl:N or ctrl:ADDRESS\n",
+		t ? t->name : "TEST");
+	if (t) {
+		fprintf(f, "%s: %s%s\n%s options:\n", t->name, t->summary, t->writes ? " (writes)" : "",
+			t->name);
+		bench_params_usage(t, f);
+	} else {
+		fprintf(f, "tests:\n");
+		for (size_t i = 0; i < bench_count; i++)
+			fprintf(f, "  %-10s %s%s\n", bench_table[i]->name, bench_table[i]->summary,
+				bench_table[i]->writes ? " (writes)" : "");
+		/* every test parameter once (defaults differ: diskscope run TEST --help) */
+		fprintf(f, "test options (defaults per test: diskscope run TEST --help):\n");
+		for (size_t i = 0; i < bench_count; i++)
+			for (size_t k = 0; bench_table[i]->params && bench_table[i]->params[k]; k++) {
+				const struct bench_param *bp = bench_table[i]->params[k];
+				bool seen = false;
+				for (size_t j = 0; j < i && !seen; j++)
+					seen = bench_param_find(bench_table[j], bp->name, NULL) != NULL;
+				if (seen)
+					continue;
+				char lhs[64];
+				snprintf(lhs, sizeof(lhs), "--%s %s", bp->name, bp->arg ? bp->arg : "VALUE");
+				fprintf(f, "  %-36s %s\n", lhs, bp->help);
+			}
+	}
 	fprintf(f, "options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(run_opts); i++) {
 		char lhs[64];
@@ -356,7 +235,18 @@ run_cli_usage(FILE *f)
 			 run_opts[i].arg ? run_opts[i].arg : "");
 		fprintf(f, "  %-36s %s\n", lhs, run_opts[i].help);
 	}
+	for (size_t i = 0; i < writer_count; i++) {	/* one option per output format */
+		char lhs[64];
+		snprintf(lhs, sizeof(lhs), "--%s %s", writer_table[i].name, writer_table[i].arg);
+		fprintf(f, "  %-36s %s\n", lhs, writer_table[i].help);
+	}
 	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage, 3 refused by the guard, 130/143 interrupted\n");
+}
+
+void
+run_cli_usage(FILE *f)
+{
+	usage(f, NULL);
 }
 
 int
@@ -370,13 +260,13 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 			out->help = true;
 			return 0;
 		}
-		snprintf(err, errlen, "run: name a test (seqread, seqwrite, randread, randwrite, saturate)");
+		snprintf(err, errlen, "run: name a test (%s)", bench_names());
 		return -EINVAL;
 	}
 	const struct bench_test *t = bench_find(argv[0]);
 	plan_init(p, t);
 	if (!t) {
-		snprintf(err, errlen, "run: unknown test '%s' (seqread, seqwrite, randread, randwrite, saturate)", argv[0]);
+		snprintf(err, errlen, "run: unknown test '%s' (%s)", argv[0], bench_names());
 		return -EINVAL;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -398,6 +288,47 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 		for (size_t k = 0; k < ARRAY_SIZE(run_opts); k++)
 			if (strlen(run_opts[k].name) == nl && !strncmp(run_opts[k].name, name, nl))
 				o = &run_opts[k];
+		/* the test's own parameters (its table: kind, range, default),
+		 * and the output formats (the writer registry) */
+		char pname[32];
+		snprintf(pname, sizeof(pname), "%.*s", (int)nl, name);
+		size_t wi;
+		if (!o && nl < sizeof(pname) && writer_find(pname, &wi)) {
+			const char *val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!val) {
+				snprintf(err, errlen, "run: --%s needs a value (%s)", pname, writer_table[wi].arg);
+				return -EINVAL;
+			}
+			if (wi < WRITER_MAX)
+				out->path[wi] = val;
+			if (!strcmp(pname, "json"))
+				out->json = val;
+			else if (!strcmp(pname, "csv"))
+				out->csv = val;
+			continue;
+		}
+		if (!o && nl < sizeof(pname) && bench_param_find(t, pname, NULL)) {
+			const char *val;
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				const struct bench_param *bp = bench_param_find(t, pname, NULL);
+				snprintf(err, errlen, "run: --%s needs a value (%s)", bp->name, bp->arg);
+				return -EINVAL;
+			}
+			int rc = plan_set_param(p, pname, val, err, errlen);
+			if (rc)
+				return rc;
+			continue;
+		}
+		for (size_t k = 0; !o && nl < sizeof(pname) && k < bench_count; k++)
+			if (bench_param_find(bench_table[k], pname, NULL)) {
+				snprintf(err, errlen, "run %s: --%s is not an option of this test (see diskscope run %s --help)",
+					 t->name, pname, t->name);
+				return -EINVAL;
+			}
 		if (!o) {
 			snprintf(err, errlen, "run: unknown option '--%.*s' (see --help)", (int)nl, name);
 			return -EINVAL;
@@ -442,7 +373,7 @@ plan_build(struct plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "no test");
 		return -EINVAL;
 	}
-	return p->test->build(p, err, errlen);
+	return p->test->plan(p, err, errlen);
 }
 
 /* ---- running ---- */
@@ -492,7 +423,7 @@ has_problems(const struct run_result *r)
 			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
 			    r->steps[s].res[k].seconds <= 0)
 				return true;
-	return r->n_steps == 0;
+	return r->n_steps == 0 || r->failed;
 }
 
 /* An output file must be writable before a long run, not after it. */
@@ -516,7 +447,7 @@ check_output(const char *path, const char *opt, char *err, size_t errlen)
 	errno = 0;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
 		int e = errno;
-		snprintf(err, errlen, "%s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
+		snprintf(err, errlen, "%.24s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
 			 e ? strerror(e) : "not a directory");
 		return -EINVAL;
 	}
@@ -555,14 +486,15 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	char err[512] = "";
 	int rc = plan_parse_args(&p, argc, argv, &out, err, sizeof(err));
 	if (!rc && out.help) {
-		run_cli_usage(stdout);
+		usage(stdout, p.test);
 		plan_free(&p);
 		return EXIT_OK_;
 	}
-	if (!rc)
-		rc = check_output(out.json, "--json", err, sizeof(err));
-	if (!rc)
-		rc = check_output(out.csv, "--csv", err, sizeof(err));
+	for (size_t i = 0; !rc && i < writer_count && i < WRITER_MAX; i++) {
+		char opt[32];
+		snprintf(opt, sizeof(opt), "--%s", writer_table[i].name);
+		rc = check_output(out.path[i], opt, err, sizeof(err));
+	}
 	if (!rc)
 		rc = plan_resolve_targets(&p, g, err, sizeof(err));
 	if (!rc)
@@ -642,20 +574,17 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	if (sig)
 		res.interrupted = true;
 	/* The table goes to stdout unless stdout carries the JSON or CSV. */
-	bool json_out = out.json && !strcmp(out.json, "-"), csv_out = out.csv && !strcmp(out.csv, "-");
-	run_text_print(json_out || csv_out ? stderr : stdout, &res);
+	bool to_stdout = false;
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
+		to_stdout |= out.path[i] && !strcmp(out.path[i], "-");
+	run_text_print(to_stdout ? stderr : stdout, &res);
 	int exit_code = has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
-	if (out.json) {
-		rc = run_json_write(&res, out.json);
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
+		if (!out.path[i])
+			continue;
+		rc = writer_table[i].write(&res, out.path[i]);
 		if (rc) {
-			fprintf(stderr, "diskscope: --json %s: %s\n", out.json, strerror(-rc));
-			exit_code = EXIT_PROBLEMS;
-		}
-	}
-	if (out.csv) {
-		rc = run_csv_write(&res, out.csv);
-		if (rc) {
-			fprintf(stderr, "diskscope: --csv %s: %s\n", out.csv, strerror(-rc));
+			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out.path[i], strerror(-rc));
 			exit_code = EXIT_PROBLEMS;
 		}
 	}

@@ -10,8 +10,9 @@
 
 /* What the options say beyond the plan. */
 struct run_outputs {
-	const char *json;	/* --json FILE|- */
-	const char *csv;	/* --csv FILE|- */
+	const char *path[8];	/* per writer (report/writer.h, WRITER_MAX): FILE, "-" or NULL */
+	const char *json;	/* --json FILE|- (also in path[]) */
+	const char *csv;	/* --csv FILE|- (also in path[]) */
 	bool help;		/* --help seen */
 };
 
@@ -26,14 +27,11 @@ int run_cli(int argc, char **argv, const struct global_opts *g);
 int plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 		    char *err, size_t errlen);
 /* Resolve targets: sdb -> /dev/sdb, ctrl:N -> its drives (ordered by port)
- * and the link ceiling; saturate orders drives by port.  0 or -errno + err. */
+ * and the link ceiling; a test by port orders drives by port.  0 or -errno + err. */
 int plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, size_t errlen);
 /* Steps for the plan (the test's builder).  0 or -errno + err. */
 int plan_build(struct plan *p, char *err, size_t errlen);
 
 void run_cli_usage(FILE *f);
-/* Parsers shared with other commands: "4k", "1M", "512", "2GiB" (powers of
- * 1024) and "10", "500ms", "2m". 0 / -EINVAL. */
-int parse_size(const char *s, uint64_t *out);
-int parse_seconds(const char *s, double *out);
+/* parse_size and parse_seconds: run/test.h */
 #endif

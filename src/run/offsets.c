@@ -55,12 +55,13 @@ offsets_init(struct offset_gen *g, enum offset_pattern pat, uint64_t start, uint
 		g->nblocks = (end - bs - first) / step + 1;
 		return 0;
 	}
-	uint64_t s = (start + bs - 1) / bs * bs, e = end / bs * bs;
-	if (e <= s)
+	/* The start is used as given (an alignment probe needs 512-byte
+	 * offsets): blocks are start + k*bs, as many as fit before end. */
+	if (end <= start || end - start < bs)
 		return -EINVAL;
-	g->start = s;
-	g->end = e;
-	g->nblocks = (e - s) / bs;
+	g->start = start;
+	g->nblocks = (end - start) / bs;
+	g->end = start + g->nblocks * bs;
 	if (pat == OFS_RAND) {
 		g->bits = 1;
 		while (g->bits < 64 && ((uint64_t)1 << g->bits) < g->nblocks)

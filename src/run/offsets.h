@@ -22,9 +22,10 @@ struct offset_gen {
 	uint64_t mask, seed, k1, k2;
 };
 
-/* Region [start, end) must hold at least one block: start is rounded up and
- * end down to multiples of bs relative to 0 (seq/rand); stride uses first/step
- * as given.  0 or -EINVAL (region empty, bs 0, step 0). */
+/* Region [start, end) must hold at least one block.  seq/rand: blocks at
+ * start + k*bs, never rounded (the caller aligns start to what the target
+ * needs), the tail that holds no whole block unused; stride uses first/step
+ * as given.  0 or -EINVAL (no whole block, bs 0, step 0). */
 int offsets_init(struct offset_gen *g, enum offset_pattern pat, uint64_t start, uint64_t end,
 		 uint32_t bs, uint64_t first, uint64_t step, uint64_t seed);
 /* The next offset; sets *wrapped when this call started a new pass. */

@@ -24,8 +24,15 @@ plan_region(const struct plan *p, const struct target *t, uint64_t *s, uint64_t 
 	}
 	if (*e > size)
 		*e = size;
-	uint64_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
-	*s = *s / al * al;
+	if (!p->region_lba) {
+		/* A percentage names no byte: its start goes up to a whole block
+		 * (and so to the sector and DIO alignment).  An LBA start is used
+		 * as given; plan_check_target refuses one the target cannot take. */
+		uint64_t bs = p->params.bs ? p->params.bs : 512;
+		uint64_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
+		uint64_t g = bs % al ? al : bs;
+		*s = *s > UINT64_MAX - g ? UINT64_MAX : (*s + g - 1) / g * g;
+	}
 	if (*s > *e)
 		*s = *e;
 }
@@ -42,6 +49,19 @@ plan_check_target(const struct plan *p, const struct target *t, char *err, size_
 		return -EINVAL;
 	}
 	plan_region(p, t, &s, &e);
+	if (p->params.size && p->params.size < p->params.bs) {
+		snprintf(err, errlen, "--size %llu is smaller than one %u-byte block (--bs)",
+			 (unsigned long long)p->params.size, p->params.bs);
+		return -EINVAL;
+	}
+	if (p->params.bs % (t->offset_align ? t->offset_align : t->logical ? t->logical : 512) == 0 &&
+	    s % (t->offset_align ? t->offset_align : t->logical ? t->logical : 512)) {
+		snprintf(err, errlen, "%s: --region starts at byte %llu, not a multiple of its %u-byte %s",
+			 t->name, (unsigned long long)s,
+			 t->offset_align ? t->offset_align : t->logical ? t->logical : 512,
+			 t->offset_align > t->logical ? "direct I/O alignment" : "logical sector size");
+		return -EINVAL;
+	}
 	int rc = target_check_io(t, s, p->params.bs, err, errlen);
 	if (rc)
 		return rc;

@@ -10,6 +10,12 @@
 #include <time.h>
 #include "util/util.h"
 
+/* A fact with its "known" bit (unknown is never 0). */
+struct known_u64 {
+	bool known;
+	uint64_t v;
+};
+
 struct lat_summary {		/* microseconds */
 	bool known;		/* false when no I/O completed */
 	double min, mean, stddev, p50, p90, p99, p999, max;
@@ -36,6 +42,14 @@ struct saved_series {
 	float *pos;			/* position on the target 0..1, n (may be NULL) */
 };
 
+/* Rate and worst latency by position across the region (positional tests):
+ * n equal slices of [start, end) bytes; NAN where a slice cannot tell. */
+struct saved_pos {
+	size_t n;
+	uint64_t start, end;
+	float *mbps, *max_lat_us;
+};
+
 /* Latency histogram as saved: non-empty buckets only. */
 struct saved_hist {
 	size_t n;
@@ -54,9 +68,23 @@ struct target_result {
 	struct lat_summary lat;
 	struct err_summary err;
 	struct saved_series series;
+	struct saved_pos by_pos;	/* n 0 when the test is not positional */
 	struct saved_hist hist;
 	char note[192];		/* why this target stopped early / failed; "" none */
 	char engine[16];	/* engine that moved the bytes (after any fallback) */
+	struct err_summary ramp_err;	/* errors during ramp-up (not in err) */
+	bool stopped_early;	/* ended before the others of its step (errors, a stall) */
+};
+
+/* The drive behind a target as the inventory saw it; "" / !known unknown. */
+struct target_ident {
+	char drive_id[128], model[64], serial[64];
+	char wwn[64], firmware[32];
+	struct known_u64 capacity;		/* bytes */
+	struct known_u64 logical, physical;	/* sector sizes, bytes */
+	char sector_source[16];		/* "identify", "sysfs", "" */
+	char controller[32];		/* PCI address of its controller */
+	char port[48];			/* ata3, host2, ... */
 };
 
 struct step_result {
@@ -68,13 +96,48 @@ struct step_result {
 	double ideal_mbps;	/* sum of single-drive rates of the active set; 0 = n/a */
 	double cpu_usr_s, cpu_sys_s;
 	double seconds;
+	char label[48];		/* what the step is ("4 drives"); "" none */
+	double window_s;	/* the common window the aggregate covers; 0 = each target's whole time */
+	bool failed;		/* the step could not run (a worker did not start) */
 };
+
+enum verdict_level { VL_INFO, VL_PASS, VL_WARN, VL_FAIL };
 
 struct verdict {
 	char kind[24];		/* "saturation", "link", "smr", "af", "errors" */
 	char text[320];		/* the sentence a technician reads */
 	int knee_drives;	/* saturation: 0 = no knee */
 	double ceiling_mbps;	/* 0 = unknown */
+	enum verdict_level level;
+	struct strlist evidence;	/* lines behind the sentence */
+};
+
+/* A named table with typed columns, rendered by every writer and the
+ * dashboard without knowing the test. */
+enum col_type { COL_STR, COL_INT, COL_DBL, COL_LBA, COL_BYTES };
+
+struct result_col {
+	char name[24];		/* key in JSON/CSV */
+	char title[24];		/* header on screen */
+	enum col_type type;
+	char unit[12];		/* COL_DBL: "MB/s", "%", "ms" */
+	int prec;		/* COL_DBL: decimals */
+};
+
+struct result_cell {
+	bool known;		/* false: null / "-" */
+	int64_t i;		/* COL_INT, COL_LBA, COL_BYTES */
+	double d;		/* COL_DBL */
+	char *s;		/* COL_STR (owned) */
+};
+
+struct result_table {
+	char name[32];		/* "scaling" */
+	char title[80];		/* "Aggregate vs. ideal by drive count" */
+	struct result_col *cols;
+	size_t n_cols;
+	struct result_cell *cells;	/* n_rows x n_cols, row-major */
+	size_t n_rows;
 };
 
 struct run_params {
@@ -108,10 +171,42 @@ struct run_result {
 	size_t n_steps;
 	struct verdict *verdicts;
 	size_t n_verdicts;
-	struct target_result *solo;	/* saturate: solo passes behind the ideal line */
+	struct target_result *solo;	/* reference passes (e.g. the ideal line of a sweep) */
 	size_t n_solo;
 	struct strlist notes;		/* one line each: fallbacks, early stops */
+	/* identity: the run, the host, and each target's drive */
+	char run_id[40];		/* unique: 128 random bits in hex; "" unknown */
+	char host[64];
+	char version[16];
+	struct target_ident *ident;	/* n_ident, same order as the opened targets */
+	struct strlist ident_targets;	/* the opened target of each ident */
+	size_t n_ident;
+	struct result_table *tables;
+	size_t n_tables;
+	bool failed;			/* a step could not run (error in notes) */
 };
 
 void run_result_free(struct run_result *r);
+
+/* Verdicts: a sentence at a level; evidence lines added after. NULL on ENOMEM. */
+struct verdict *result_verdict(struct run_result *r, enum verdict_level lv, const char *kind,
+			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int verdict_evidence(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *verdict_level_name(enum verdict_level lv);	/* pass, info, warn, fail */
+int verdict_level_parse(const char *s, enum verdict_level *out);
+
+/* Tables: add one with its columns, then rows; cells start unknown. */
+struct result_table *result_table_add(struct run_result *r, const char *name, const char *title,
+				      const struct result_col *cols, size_t n_cols);
+int table_add_row(struct result_table *t);	/* 0 / -ENOMEM; the new row is n_rows - 1 */
+struct result_cell *table_cell(struct result_table *t, size_t row, size_t col);
+void table_set_dbl(struct result_table *t, size_t row, size_t col, double v);	/* NAN: unknown */
+void table_set_int(struct result_table *t, size_t row, size_t col, int64_t v);
+int table_set_str(struct result_table *t, size_t row, size_t col, const char *s);
+/* A cell as text for a screen ("-" unknown). */
+void table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf, size_t n);
+void result_table_free(struct result_table *t);
+
+/* Unique run id (32 hex digits) into buf (>= 33 bytes). */
+void result_new_id(char *buf, size_t n);
 #endif

@@ -1,5 +1,6 @@
 /* runner.c - runs a plan: steps in order, workers per step, the sampler
- * (10 Hz on the runner thread) and the result. */
+ * (10 Hz on the runner thread), the test's hooks and the result.  Every
+ * step carries its own parameters; the runner knows no test by name. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,109 +8,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "bench/bench.h"
+#include <unistd.h>
+#include "run/measure.h"
 #include "run/runner.h"
 #include "sim/sim.h"
 #include "util/util.h"
 
 /* ---- plan ---- */
-
-void
-plan_init(struct plan *p, const struct bench_test *t)
-{
-	memset(p, 0, sizeof(*p));
-	p->test = t;
-	if (t)
-		p->params = t->defaults;
-	if (!p->params.pattern[0])
-		strcpy(p->params.pattern, "seq");
-	if (!p->params.data[0])
-		strcpy(p->params.data, "random");
-	if (p->params.region_end <= 0)
-		p->params.region_end = 1.0;
-	offsets_parse_pattern(p->params.pattern, &p->pat);
-	data_mode_parse(p->params.data, &p->data);
-	p->topts.write = t && t->writes;
-	p->topts.file_size = 1ull << 30;
-}
-
-void
-plan_free(struct plan *p)
-{
-	strlist_free(&p->user_targets);
-	strlist_free(&p->targets);
-	strlist_free(&p->notes);
-	free(p->steps);
-	free(p->solo);
-	p->steps = p->solo = NULL;
-	p->n_steps = p->n_solo = 0;
-}
-
-static int
-step_append(struct plan_step **v, size_t *n, const unsigned *idx, unsigned cnt,
-	    double seconds, double ramp_s)
-{
-	if (cnt > PLAN_MAX_TARGETS)
-		return -E2BIG;
-	struct plan_step *nv = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	struct plan_step *s = &nv[(*n)++];
-	memset(s, 0, sizeof(*s));
-	s->n = cnt;
-	for (unsigned i = 0; i < cnt; i++)
-		s->idx[i] = idx ? idx[i] : i;
-	s->seconds = seconds;
-	s->ramp_s = ramp_s;
-	return 0;
-}
-
-int
-plan_add_step(struct plan *p, const unsigned *idx, unsigned n, double seconds, double ramp_s)
-{
-	return step_append(&p->steps, &p->n_steps, idx, n, seconds, ramp_s);
-}
-
-int
-plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s)
-{
-	return step_append(&p->solo, &p->n_solo, &idx, 1, seconds, ramp_s);
-}
-
-/* ---- results ---- */
-
-static void
-target_result_free(struct target_result *t)
-{
-	free(t->series.mbps);
-	free(t->series.iops);
-	free(t->series.p99_us);
-	free(t->series.pos);
-	free(t->hist.upper_us);
-	free(t->hist.count);
-}
-
-void
-run_result_free(struct run_result *r)
-{
-	if (!r)
-		return;
-	strlist_free(&r->targets);
-	for (size_t i = 0; i < r->n_steps; i++) {
-		for (size_t j = 0; j < r->steps[i].n_res; j++)
-			target_result_free(&r->steps[i].res[j]);
-		free(r->steps[i].res);
-		strlist_free(&r->steps[i].active);
-	}
-	free(r->steps);
-	for (size_t i = 0; i < r->n_solo; i++)
-		target_result_free(&r->solo[i]);
-	free(r->solo);
-	free(r->verdicts);
-	strlist_free(&r->notes);
-	memset(r, 0, sizeof(*r));
-}
 
 void
 snapshot_free(struct run_snapshot *s)
@@ -128,8 +33,8 @@ struct tgt_live {			/* the sampler's view of one target */
 	uint64_t last_new_ns;		/* wall time a sample last arrived */
 	struct worker *w;		/* its worker in the current step, or NULL */
 	struct snap_target snap;
-	double single_mbps;		/* solo rate for the ideal line, 0 unknown */
 };
+
 
 struct runner {
 	struct plan plan;		/* a copy (lists duplicated) */
@@ -150,6 +55,9 @@ struct runner {
 	struct run_result res;
 	uint64_t t_start;
 	double planned_s, done_planned_s;
+	size_t n_res_cap;		/* room in res.steps / res.solo */
+	struct bench_ctx ctx;		/* what the test's hooks see */
+	void *state, *io_state;		/* the test's, zeroed */
 };
 
 static int
@@ -176,17 +84,22 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	memset(&r->plan.targets, 0, sizeof(struct strlist));
 	memset(&r->plan.notes, 0, sizeof(struct strlist));
 	r->plan.steps = calloc(p->n_steps ? p->n_steps : 1, sizeof(*p->steps));
-	r->plan.solo = calloc(p->n_solo ? p->n_solo : 1, sizeof(*p->solo));
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	int rc = -ENOMEM;
-	if (!r->plan.steps || !r->plan.solo || copy_list(&r->plan.user_targets, &p->user_targets) ||
+	if (!r->plan.steps || copy_list(&r->plan.user_targets, &p->user_targets) ||
 	    copy_list(&r->plan.targets, &p->targets) || copy_list(&r->plan.notes, &p->notes))
 		goto fail;
 	if (p->n_steps)
 		memcpy(r->plan.steps, p->steps, p->n_steps * sizeof(*p->steps));
-	if (p->n_solo)
-		memcpy(r->plan.solo, p->solo, p->n_solo * sizeof(*p->solo));
+	const struct bench_test *bt = p->test;
+	size_t nt = p->targets.n ? p->targets.n : 1;
+	r->state = calloc(1, bt && bt->state_size ? bt->state_size : 1);
+	r->io_state = calloc(nt, bt && bt->io_state_size ? bt->io_state_size : 1);
+	if (!r->state || !r->io_state)
+		goto fail;
+	r->ctx = (struct bench_ctx){ .plan = &r->plan, .res = &r->res, .state = r->state,
+				     .io_state = r->io_state, .n_targets = p->targets.n };
 
 	/* Default engine: io_uring, except at queue depth 1, where a ring has
 	 * nothing to overlap and drivers without nowait support (zram, some
@@ -222,9 +135,11 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		goto fail;
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
+	struct target_opts topts = p->topts;
+	topts.defer_fill = true;	/* filled by runner_main, off the caller's thread */
 	for (size_t i = 0; i < r->n_t; i++) {
 		char e[256] = "";
-		rc = target_open(&r->t[i], p->targets.v[i], &p->topts, e, sizeof(e));
+		rc = target_open(&r->t[i], p->targets.v[i], &topts, e, sizeof(e));
 		if (rc) {
 			snprintf(err, errlen, "%s", e[0] ? e : strerror(-rc));
 			if (bad_target)
@@ -233,6 +148,17 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 			goto fail;
 		}
 		rc = plan_check_target(p, &r->t[i], err, errlen);
+		/* every step's own parameters too, before any I/O */
+		for (size_t k = 0; !rc && k < p->n_steps; k++) {
+			struct plan *ps = malloc(sizeof(*ps));
+			if (!ps) {
+				rc = -ENOMEM;
+				break;
+			}
+			plan_for_step(p, &p->steps[k], ps);
+			rc = plan_check_target(ps, &r->t[i], err, errlen);
+			free(ps);
+		}
 		if (rc) {
 			if (bad_target)
 				*bad_target = (int)i;
@@ -262,11 +188,12 @@ rusage_s(int usr)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-/* Worker parameters for target i in a step. */
+/* Worker parameters for target i in a step: the step's own parameters. */
 static void
 params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker_params *wp)
 {
 	const struct plan *p = &r->plan;
+	const struct run_params *rp = &st->rp;
 	struct target *t = &r->t[i];
 	memset(wp, 0, sizeof(*wp));
 	wp->t = t;
@@ -276,22 +203,27 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 		wp->ops = r->ops_default;
 		wp->fallback = r->ops_fallback;
 	}
-	wp->bs = p->params.bs;
-	wp->qd = p->params.qd;
-	wp->rw_mix = p->params.rw_mix;
-	wp->pat = p->pat;
-	wp->data = p->data;
-	wp->seed = p->params.seed + i;	/* each target its own sequence, all from --seed */
-	uint64_t s, e;
-	plan_region(p, t, &s, &e);
+	struct plan *ps = malloc(sizeof(*ps));
+	if (ps)
+		plan_for_step(p, st, ps);
+	wp->bs = rp->bs;
+	wp->qd = rp->qd;
+	wp->rw_mix = rp->rw_mix;
+	wp->pat = ps ? ps->pat : p->pat;
+	wp->data = ps ? ps->data : p->data;
+	wp->seed = rp->seed + i;	/* each target its own sequence, all from --seed */
+	uint64_t s = 0, e = 0;
+	plan_region(ps ? ps : p, t, &s, &e);
+	free(ps);
 	wp->region_start = s;
 	wp->region_end = e;
-	wp->stride_step = p->params.stride ? p->params.stride : p->params.bs;
+	wp->stride_step = rp->stride ? rp->stride : rp->bs;
 	wp->stride_first = s;
-	wp->size = p->params.size;
+	wp->size = rp->size;
 	wp->time_ns = (uint64_t)(st->seconds * 1e9);
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
-	wp->one_pass = st->seconds <= 0 && p->params.size == 0;
+	wp->one_pass = st->seconds <= 0 && rp->size == 0;
+	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 }
 
 /* Consume new series samples of every active worker into the snapshot. */
@@ -425,28 +357,48 @@ planned(const struct plan_step *st)
 	return st->seconds > 0 ? st->seconds + st->ramp_s : 0;
 }
 
-/* Run one step; results into res[] (n = st->n). */
+/* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
+ * step could not run (a worker that did not set up, start or run). */
 static int
-run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
-	 struct target_result *res, double *cpu_u, double *cpu_s, double *secs)
+run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr)
 {
+	struct target_result *res = sr->res;
 	struct worker *w = calloc(st->n, sizeof(*w));
-	if (!w)
+	struct io_acc *acc = calloc(st->n, sizeof(*acc));
+	if (!w || !acc) {
+		free(w);
+		free(acc);
 		return -ENOMEM;
+	}
+	const struct bench_test *bt = r->plan.test;
 	struct start_gate gate;
 	gate_init(&gate);
 	double u0 = rusage_s(1), s0 = rusage_s(0);
 	uint64_t t0 = now_ns();
 	int rc = 0;
-	unsigned started = 0;
+	unsigned started = 0, set_up = 0;
+	bool keep = false;
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
+		if (bt && bt->on_io) {
+			acc[k].hook = bt->on_io;
+			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
+		}
+		wp.on_io = acc_on_io;
+		wp.on_io_state = &acc[k];
+		/* a positional test over a sequential pass: rate by position */
+		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
+			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
+			acc[k].region_start = wp.region_start;
+			acc[k].region_end = wp.region_end;
+		}
 		rc = worker_setup(&w[k], &wp, &gate, &r->stop);
 		if (rc) {
 			note(r, w[k].msg[0] ? w[k].msg : strerror(-rc));
 			break;
 		}
+		set_up++;
 	}
 	if (!rc) {
 		pthread_mutex_lock(&r->mu);
@@ -476,6 +428,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 			/* The sampler: 10 Hz until every worker is done (woken at once
 			 * when the last one finishes). */
 			for (;;) {
+				for (unsigned k = 0; k < st->n; k++)
+					worker_watch(&w[k]);	/* an I/O stuck past the timeout */
 				if (gate_wait_done(&gate, st->n, 100))
 					break;
 				sample(r, step_pos, false);
@@ -495,9 +449,9 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 			worker_join(&w[k]);
 		sample(r, step_pos, true);
 	}
-	*cpu_u = rusage_s(1) - u0;
-	*cpu_s = rusage_s(0) - s0;
-	*secs = (double)(now_ns() - t0) / 1e9;
+	sr->cpu_usr_s = rusage_s(1) - u0;
+	sr->cpu_sys_s = rusage_s(0) - s0;
+	sr->seconds = (double)(now_ns() - t0) / 1e9;
 	pthread_mutex_lock(&r->mu);
 	for (unsigned k = 0; k < st->n; k++) {
 		struct tgt_live *L = &r->live[st->idx[k]];
@@ -510,104 +464,223 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos,
 			r->snap.virtual_time = r->res.virtual_time = true;
 	}
 	pthread_mutex_unlock(&r->mu);
+	bool ran = !rc;
 	for (unsigned k = 0; k < st->n; k++) {
 		if (w[k].notice[0])
 			note(r, w[k].notice);
 		if (w[k].msg[0])
 			note(r, w[k].msg);
-		if (!rc || k < started) {
+		if (!ran && k >= started) {
+			/* never ran: its name, and why */
+			strtrimcpy(res[k].target, sizeof(res[k].target), r->t[st->idx[k]].name);
+			strtrimcpy(res[k].note, sizeof(res[k].note), w[k].msg[0] ? w[k].msg : "did not start");
+		} else {
 			int e = worker_result(&w[k], &res[k]);
 			if (e && !rc)
 				rc = e;
-			const struct target_ident *id = &r->plan.ident[st->idx[k]];
-			strtrimcpy(res[k].drive_id, sizeof(res[k].drive_id), id->drive_id);
-			strtrimcpy(res[k].model, sizeof(res[k].model), id->model);
-			strtrimcpy(res[k].serial, sizeof(res[k].serial), id->serial);
+			/* a worker that could not run (engine, submit, reap) fails the step */
+			if (w[k].rc && !rc)
+				rc = w[k].rc;
+			if (acc_save_position(&acc[k], &res[k].by_pos) && !rc)
+				rc = -ENOMEM;
+			/* the whole run, downsampled, not only what the ring still holds */
+			if (!e && w[k].series.n_whole) {
+				free(res[k].series.mbps);
+				free(res[k].series.iops);
+				free(res[k].series.p99_us);
+				free(res[k].series.pos);
+				if (series_save_whole(&w[k].series, w[k].p.interval_ms, &res[k].series) && !rc)
+					rc = -ENOMEM;
+			}
 		}
+		const struct target_ident *id = &r->plan.ident[st->idx[k]];
+		strtrimcpy(res[k].drive_id, sizeof(res[k].drive_id), id->drive_id);
+		strtrimcpy(res[k].model, sizeof(res[k].model), id->model);
+		strtrimcpy(res[k].serial, sizeof(res[k].serial), id->serial);
 		if (w[k].engine_used && !r->res.params.engine[0])
 			strtrimcpy(r->res.params.engine, sizeof(r->res.params.engine), w[k].engine_used);
-		worker_cleanup(&w[k]);
 	}
+	step_aggregate(sr, st, w, set_up == st->n && started == st->n);
+	for (unsigned k = 0; k < st->n; k++)
+		keep |= !worker_cleanup(&w[k]);
 	gate_destroy(&gate);
-	free(w);
+	if (!keep) {	/* else a thread stuck in the kernel still uses them */
+		for (unsigned k = 0; k < st->n; k++)
+			free(acc[k].pos);
+		free(w);
+		free(acc);
+	}
 	return rc;
+}
+
+static void
+publish_step(struct runner *r, size_t pos, const struct step_result *sr)
+{
+	pthread_mutex_lock(&r->mu);
+	r->snap.n_steps_done = pos + 1;
+	if (pos < SNAP_STEPS) {
+		r->snap.steps[pos].aggregate_mbps = sr->aggregate_mbps;
+		r->snap.steps[pos].ideal_mbps = sr->ideal_mbps;
+		r->snap.steps[pos].done = true;
+	}
+	if (!r->snap.knee_drives)
+		r->snap.knee_drives = r->ctx.knee_drives;
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* Grow the result arrays when a test appended steps. */
+static int
+result_room(struct runner *r)
+{
+	size_t want = r->plan.n_steps ? r->plan.n_steps : 1;
+	struct step_result *ns = realloc(r->res.steps, want * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	if (want > r->n_res_cap)
+		memset(ns + r->n_res_cap, 0, (want - r->n_res_cap) * sizeof(*ns));
+	r->res.steps = ns;
+	struct target_result *so = realloc(r->res.solo, want * sizeof(*so));
+	if (!so)
+		return -ENOMEM;
+	if (want > r->n_res_cap)
+		memset(so + r->n_res_cap, 0, (want - r->n_res_cap) * sizeof(*so));
+	r->res.solo = so;
+	r->n_res_cap = want > r->n_res_cap ? want : r->n_res_cap;
+	return 0;
+}
+
+struct prep_ctx {
+	struct runner *r;
+	const char *name;
+};
+
+static int
+prep_progress(void *arg, double frac)
+{
+	struct prep_ctx *c = arg;
+	char m[160];
+	snprintf(m, sizeof(m), "%s: preparing scratch file %.0f %%", c->name, frac * 100);
+	set_state(c->r, RUN_STARTING, m);
+	return atomic_load(&c->r->stop);
+}
+
+/* Slow preparation (filling a scratch file for a read test) as a phase of
+ * the run, on this thread, with its progress in the snapshot. */
+static int
+runner_prepare(struct runner *r)
+{
+	for (size_t i = 0; i < r->n_t; i++) {
+		if (!r->t[i].fill_pending)
+			continue;
+		struct prep_ctx c = { r, r->t[i].name };
+		char err[256] = "";
+		int rc = target_prepare(&r->t[i], prep_progress, &c, err, sizeof(err));
+		if (rc) {
+			if (rc != -EINTR)
+				note(r, err);
+			return rc;
+		}
+	}
+	return 0;
 }
 
 static void *
 runner_main(void *arg)
 {
 	struct runner *r = arg;
-	const struct plan *p = &r->plan;
+	struct plan *p = &r->plan;
+	const struct bench_test *bt = p->test;
+	bool prep_failed = runner_prepare(r) != 0;
+	if (prep_failed)
+		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
 	set_state(r, RUN_RUNNING, NULL);
-	/* solo passes (saturate's ideal line) */
-	if (p->n_solo) {
-		r->res.solo = calloc(p->n_solo, sizeof(*r->res.solo));
-		for (size_t i = 0; r->res.solo && i < p->n_solo && !atomic_load(&r->stop); i++) {
-			const struct plan_step *st = &p->solo[i];
-			double cu, cs, sec;
-			set_state(r, RUN_RUNNING, NULL);
-			run_step(r, st, SNAP_STEPS, &r->res.solo[i], &cu, &cs, &sec);
-			r->res.n_solo = i + 1;
-			r->live[st->idx[0]].single_mbps = r->res.solo[i].mbps;
-			r->done_planned_s += planned(st);
-		}
-	}
-	r->res.steps = calloc(p->n_steps ? p->n_steps : 1, sizeof(*r->res.steps));
-	for (size_t i = 0; r->res.steps && i < p->n_steps && !atomic_load(&r->stop); i++) {
-		const struct plan_step *st = &p->steps[i];
-		struct step_result *sr = &r->res.steps[i];
-		sr->index = (unsigned)i + 1;
-		sr->res = calloc(st->n, sizeof(*sr->res));
-		if (!sr->res)
+	size_t pos = 0;		/* measured steps so far */
+	for (size_t i = 0; i < p->n_steps && !atomic_load(&r->stop); i++) {
+		if (result_room(r)) {
+			note(r, "out of memory");
+			r->res.failed = true;
 			break;
-		sr->n_res = st->n;
-		double ideal = 0;
-		bool ideal_ok = p->n_solo > 0;
-		for (unsigned k = 0; k < st->n; k++) {
-			strlist_add(&sr->active, r->t[st->idx[k]].name);
-			if (r->live[st->idx[k]].single_mbps > 0)
-				ideal += r->live[st->idx[k]].single_mbps;
-			else if (!(i == 0 && k == 0))
-				ideal_ok = false;
 		}
-		pthread_mutex_lock(&r->mu);
-		r->snap.step = (unsigned)i + 1;
-		if (i < SNAP_STEPS) {
-			r->snap.steps[i].index = (unsigned)i + 1;
-			r->snap.steps[i].n_active = st->n;
-			r->snap.steps[i].ideal_mbps = ideal_ok && i > 0 ? ideal : 0;
+		struct plan_step st = p->steps[i];	/* a hook may move the array */
+		struct step_result *sr, solo_sr;
+		if (st.solo) {
+			memset(&solo_sr, 0, sizeof(solo_sr));
+			sr = &solo_sr;
+			sr->res = &r->res.solo[r->res.n_solo];
+			memset(sr->res, 0, sizeof(*sr->res));
+		} else {
+			sr = &r->res.steps[pos];
+			sr->index = (unsigned)pos + 1;
+			sr->res = calloc(st.n, sizeof(*sr->res));
+			if (!sr->res) {
+				note(r, "out of memory");
+				r->res.failed = true;
+				break;
+			}
+			snprintf(sr->label, sizeof(sr->label), "%s", st.label);
+			for (unsigned k = 0; k < st.n; k++)
+				strlist_add(&sr->active, r->t[st.idx[k]].name);
 		}
-		pthread_mutex_unlock(&r->mu);
-		run_step(r, st, i, sr->res, &sr->cpu_usr_s, &sr->cpu_sys_s, &sr->seconds);
-		r->res.n_steps = i + 1;
-		bool measured = false;
-		for (size_t k = 0; k < sr->n_res; k++) {
-			sr->aggregate_mbps += sr->res[k].mbps;
-			measured |= sr->res[k].seconds > 0;
+		sr->n_res = st.n;
+		if (!st.solo) {
+			pthread_mutex_lock(&r->mu);
+			r->snap.step = (unsigned)pos + 1;
+			if (pos < SNAP_STEPS) {
+				r->snap.steps[pos].index = (unsigned)pos + 1;
+				r->snap.steps[pos].n_active = st.n;
+				r->snap.steps[pos].ideal_mbps = st.ref_mbps;
+			}
+			pthread_mutex_unlock(&r->mu);
+		} else {
+			set_state(r, RUN_RUNNING, NULL);
 		}
-		if (!measured)	/* interrupted before anything was measured: unknown, not 0 */
+		int rc = run_step(r, &st, st.solo ? SNAP_STEPS : pos, sr);
+		if (st.solo)
+			r->res.n_solo++;
+		else
+			r->res.n_steps = ++pos;
+		if (rc && !atomic_load(&r->stop)) {
+			/* the step could not run: say so, and judge nothing from it */
+			char m[192];
+			if (st.solo)
+				snprintf(m, sizeof(m), "a solo pass could not run: %s", strerror(-rc));
+			else
+				snprintf(m, sizeof(m), "step %u could not run: %s", sr->index, strerror(-rc));
+			note(r, m);
+			sr->failed = true;
 			sr->aggregate_mbps = NAN;
-		/* step 1 of a sweep is the first drive's solo rate */
-		if (i == 0 && p->n_solo && st->n == 1)
-			r->live[st->idx[0]].single_mbps = sr->res[0].mbps;
-		if (ideal_ok)
-			sr->ideal_mbps = i == 0 ? sr->aggregate_mbps : ideal;
-		r->done_planned_s += planned(st);
-		pthread_mutex_lock(&r->mu);
-		r->snap.n_steps_done = i + 1;
-		if (i < SNAP_STEPS) {
-			r->snap.steps[i].aggregate_mbps = sr->aggregate_mbps;
-			r->snap.steps[i].ideal_mbps = sr->ideal_mbps;
-			r->snap.steps[i].done = true;
-			if (!r->snap.knee_drives && sr->ideal_mbps > 0 &&
-			    sr->aggregate_mbps < 0.9 * sr->ideal_mbps)
-				r->snap.knee_drives = i > 0 ? (int)p->steps[i - 1].n : (int)st->n;
+			r->res.failed = true;
 		}
-		pthread_mutex_unlock(&r->mu);
+		if (bt && bt->on_step && !sr->failed) {
+			size_t before = p->n_steps;
+			bt->on_step(&r->ctx, &st, sr);
+			if (p->n_steps != before) {	/* steps added: the progress counts them */
+				unsigned n = 0;
+				double left = 0;
+				for (size_t k = 0; k < p->n_steps; k++) {
+					n += !p->steps[k].solo;
+					if (k >= before)
+						left += planned(&p->steps[k]);
+				}
+				pthread_mutex_lock(&r->mu);
+				r->snap.n_steps = n;
+				if (r->planned_s > 0)
+					r->planned_s += left;
+				pthread_mutex_unlock(&r->mu);
+			}
+		}
+		r->done_planned_s += planned(&st);
+		if (!st.solo)
+			publish_step(r, pos - 1, sr);
+		if (sr->failed) {
+			atomic_store(&r->stop, true);
+			break;
+		}
 	}
 	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
 	r->res.interrupted = r->stop_reason != 0;
-	set_state(r, r->res.interrupted ? RUN_STOPPED : RUN_DONE, NULL);
+	/* a run with a failed step still has a result to show (it says so) */
+	set_state(r, r->res.interrupted ? RUN_STOPPED : prep_failed ? RUN_FAILED : RUN_DONE, NULL);
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&r->over, true);
 	pthread_cond_broadcast(&r->cv);
@@ -629,25 +702,36 @@ runner_start(struct runner *r)
 	res->ceiling_mbps = p->ceiling_mbps;
 	strtrimcpy(res->ceiling_text, sizeof(res->ceiling_text), p->ceiling_text);
 	copy_list(&res->notes, &p->notes);
+	/* identity: the run, the host, each target's drive as the inventory saw it */
+	result_new_id(res->run_id, sizeof(res->run_id));
+	if (gethostname(res->host, sizeof(res->host) - 1))
+		res->host[0] = 0;
+	strtrimcpy(res->version, sizeof(res->version), DS_VERSION);
+	res->ident = calloc(r->n_t ? r->n_t : 1, sizeof(*res->ident));
+	if (res->ident) {
+		res->n_ident = r->n_t;
+		for (size_t i = 0; i < r->n_t; i++) {
+			res->ident[i] = p->ident[i];
+			strlist_add(&res->ident_targets, r->t[i].name);
+		}
+	}
 	struct run_snapshot *S = &r->snap;
 	strtrimcpy(S->test, sizeof(S->test), res->test);
 	S->state = RUN_STARTING;
+	S->panels = p->test ? p->test->panels : 0;
 	S->interval_ms = 100;
-	S->n_steps = (unsigned)p->n_steps;
+	S->n_steps = 0;
 	S->ceiling_mbps = p->ceiling_mbps;
 	S->eta_s = -1;
 	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = NAN;
 	r->planned_s = 0;
 	bool timed = true;
-	for (size_t i = 0; i < p->n_solo; i++) {
-		r->planned_s += planned(&p->solo[i]);
-		timed &= p->solo[i].seconds > 0;
-	}
 	for (size_t i = 0; i < p->n_steps; i++) {
 		r->planned_s += planned(&p->steps[i]);
-		timed &= p->steps[i].seconds > 0;
+		timed &= p->steps[i].seconds > 0 && p->steps[i].rp.size == 0;
+		S->n_steps += !p->steps[i].solo;
 	}
-	if (!timed || p->params.size)
+	if (!timed)
 		r->planned_s = 0;
 	r->t_start = now_ns();
 	int rc = pthread_create(&r->th, NULL, runner_main, r);
@@ -719,12 +803,15 @@ runner_result(struct runner *r, struct run_result *out)
 		return -EBUSY;
 	*out = r->res;
 	memset(&r->res, 0, sizeof(r->res));
-	/* identity of block devices: the target names */
-	if (r->plan.test && r->plan.test->verdict)
-		r->plan.test->verdict(&r->plan, out);
+	r->ctx.res = out;
+	const struct bench_test *t = r->plan.test;
+	int rc = 0;
+	if (t && t->finish)
+		rc = t->finish(&r->ctx, out);
 	else
 		bench_verdict_errors(&r->plan, out);
-	return 0;
+	r->ctx.res = &r->res;
+	return rc;
 }
 
 void
@@ -740,6 +827,8 @@ runner_destroy(struct runner *r)
 		target_close(&r->t[i]);
 	free(r->t);
 	free(r->live);
+	free(r->state);
+	free(r->io_state);
 	run_result_free(&r->res);
 	plan_free(&r->plan);
 	pthread_mutex_destroy(&r->mu);

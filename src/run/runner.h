@@ -10,6 +10,7 @@
 #include "run/offsets.h"
 #include "run/result.h"
 #include "run/snapshot.h"
+#include "run/test.h"
 #include "run/worker.h"
 
 struct bench_test;
@@ -21,11 +22,12 @@ struct plan_step {
 	unsigned idx[PLAN_MAX_TARGETS];	/* indexes into plan.targets */
 	double seconds;			/* measured time, 0 = by size / one pass */
 	double ramp_s;
+	struct run_params rp;		/* this step's own parameters (bs, qd, region, mix...) */
+	char label[48];			/* what the step is, e.g. "4 drives", "4k at +512" */
+	bool solo;			/* a reference pass (results in run_result.solo) */
+	double ref_mbps;		/* a reference line the test expects (ideal), 0 none */
 };
 
-struct target_ident {			/* from the inventory, "" when unknown */
-	char drive_id[128], model[64], serial[64];
-};
 
 struct plan {
 	const struct bench_test *test;
@@ -33,17 +35,17 @@ struct plan {
 	struct strlist targets;		/* what is opened: /dev/sdb, /tmp/x, sim:M */
 	struct target_ident ident[PLAN_MAX_TARGETS];	/* per target, same order */
 	struct run_params params;
+	struct bench_value pv[BENCH_MAX_PARAMS];	/* the test's parameters, table order */
 	enum offset_pattern pat;
 	enum data_mode data;
 	bool region_lba;		/* region given in LBAs (logical sectors) */
 	uint64_t region_lba_start, region_lba_end;	/* end 0 = end of target */
 	bool engine_explicit;		/* --engine given: no fallback */
+	double io_timeout_s;		/* --io-timeout, 0 = the default (30 s) */
 	struct target_opts topts;
-	struct plan_step *steps;
+	struct plan_step *steps;	/* in run order; solo passes flagged */
 	size_t n_steps;
-	struct plan_step *solo;		/* saturate: solo passes for the ideal line */
-	size_t n_solo;
-	/* controller facts (saturate) */
+	/* controller facts (for tests over a controller) */
 	double ceiling_mbps;		/* 0 unknown */
 	char ceiling_text[64];
 	bool link_downgraded;
@@ -57,9 +59,26 @@ struct plan {
 
 void plan_init(struct plan *p, const struct bench_test *t);
 void plan_free(struct plan *p);
-/* Append a step over targets [0, n) (or the listed ones). 0 / -ENOMEM. */
+/* Append a step over targets [0, n) (or the listed ones) with the plan's
+ * parameters but this time and ramp.  0 / -E2BIG / -ENOMEM. */
 int plan_add_step(struct plan *p, const unsigned *idx, unsigned n, double seconds, double ramp_s);
+/* A reference pass of one target (its results go to run_result.solo). */
 int plan_add_solo(struct plan *p, unsigned idx, double seconds, double ramp_s);
+/* Append a step with its own parameters and label; *out (optional) gets it
+ * (valid until the next append).  0 / -E2BIG / -ENOMEM. */
+int plan_add_step_params(struct plan *p, const unsigned *idx, unsigned n,
+			 const struct run_params *rp, const char *label, struct plan_step **out);
+/* The plan as one step sees it: its parameters, region, pattern and data. */
+void plan_for_step(const struct plan *p, const struct plan_step *st, struct plan *out);
+/* Set one of the test's parameters from text ("--bs 4k" -> "bs", "4k").
+ * 0, -ENOENT (the test has no such parameter), -EINVAL + err. */
+int plan_set_param(struct plan *p, const char *name, const char *text, char *err, size_t errlen);
+/* Set a parameter from a value (the picker's form); 0 / -ENOENT / -EINVAL. */
+int plan_set_value(struct plan *p, const char *name, const struct bench_value *v);
+/* A parameter's value (the user's or the default): NAN / "" when the test
+ * has no such parameter. */
+double plan_param_num(const struct plan *p, const char *name);
+const char *plan_param_str(const struct plan *p, const char *name);
 
 /* The region of a target in bytes, [*s, *e), the start aligned down to the
  * target's offset alignment; an LBA past the end never wraps. */

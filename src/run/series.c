@@ -1,7 +1,9 @@
 /* series.c - the sample ring; see series.h. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "run/result.h"
 #include "run/series.h"
 
 int
@@ -14,15 +16,66 @@ series_init(struct series *r, size_t cap)
 		return -ENOMEM;
 	r->cap = cap;
 	atomic_store_explicit(&r->total, 0, memory_order_relaxed);
+	r->whole = calloc(SERIES_WHOLE_CAP, sizeof(*r->whole));
+	if (!r->whole) {
+		free(r->s);
+		r->s = NULL;
+		return -ENOMEM;
+	}
+	r->n_whole = 0;
+	r->span = 1;
 	return 0;
+}
+
+static void
+bucket_merge(struct series_bucket *b, const struct series_bucket *x)
+{
+	b->end_ns = x->end_ns;
+	b->dur_ns += x->dur_ns;
+	b->ios += x->ios;
+	b->rbytes += x->rbytes;
+	b->wbytes += x->wbytes;
+	if (isnan(b->p99_us) || x->p99_us > b->p99_us)
+		b->p99_us = x->p99_us;
+	b->pos = x->pos;
+	b->merged += x->merged;
+}
+
+static void
+whole_push(struct series *r, const struct series_sample *x)
+{
+	struct series_bucket nb = {
+		.end_ns = x->end_ns, .dur_ns = x->dur_ns, .ios = x->ios, .rbytes = x->rbytes,
+		.wbytes = x->wbytes, .p99_us = x->p99_us, .pos = x->pos, .merged = 1,
+	};
+	if (r->n_whole && r->whole[r->n_whole - 1].merged < r->span) {
+		bucket_merge(&r->whole[r->n_whole - 1], &nb);
+		return;
+	}
+	if (r->n_whole == SERIES_WHOLE_CAP) {	/* full: pairs merge, the span doubles */
+		for (size_t i = 0; i < SERIES_WHOLE_CAP / 2; i++) {
+			struct series_bucket b = r->whole[2 * i];
+			bucket_merge(&b, &r->whole[2 * i + 1]);
+			r->whole[i] = b;
+		}
+		r->n_whole = SERIES_WHOLE_CAP / 2;
+		r->span *= 2;
+		if (r->whole[r->n_whole - 1].merged < r->span) {
+			bucket_merge(&r->whole[r->n_whole - 1], &nb);
+			return;
+		}
+	}
+	r->whole[r->n_whole++] = nb;
 }
 
 void
 series_free(struct series *r)
 {
 	free(r->s);
+	free(r->whole);
 	r->s = NULL;
-	r->cap = 0;
+	r->whole = NULL;
+	r->cap = r->n_whole = 0;
 }
 
 void
@@ -31,6 +84,54 @@ series_push(struct series *r, const struct series_sample *x)
 	uint64_t t = atomic_load_explicit(&r->total, memory_order_relaxed);
 	r->s[t % r->cap] = *x;
 	atomic_store_explicit(&r->total, t + 1, memory_order_release);
+	if (r->whole)
+		whole_push(r, x);
+}
+
+uint64_t
+series_bytes_after(const struct series *r, uint64_t t_ns)
+{
+	double after = 0;
+	for (size_t i = r->n_whole; i-- > 0;) {
+		const struct series_bucket *b = &r->whole[i];
+		uint64_t start = b->end_ns > b->dur_ns ? b->end_ns - b->dur_ns : 0;
+		double bytes = (double)(b->rbytes + b->wbytes);
+		if (start >= t_ns)
+			after += bytes;
+		else {
+			if (b->end_ns > t_ns && b->dur_ns)
+				after += bytes * (double)(b->end_ns - t_ns) / (double)b->dur_ns;
+			break;
+		}
+	}
+	return (uint64_t)(after + 0.5);
+}
+
+int
+series_save_whole(const struct series *r, unsigned interval_ms, struct saved_series *s)
+{
+	size_t n = r->n_whole;
+	s->interval_ms = interval_ms * r->span;
+	s->n = 0;
+	s->mbps = s->iops = s->p99_us = s->pos = NULL;
+	if (!n)
+		return 0;
+	s->mbps = malloc(n * sizeof(float));
+	s->iops = malloc(n * sizeof(float));
+	s->p99_us = malloc(n * sizeof(float));
+	s->pos = malloc(n * sizeof(float));
+	if (!s->mbps || !s->iops || !s->p99_us || !s->pos)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct series_bucket *b = &r->whole[i];
+		double sec = b->dur_ns ? (double)b->dur_ns / 1e9 : 0;
+		s->mbps[i] = sec > 0 ? (float)((double)(b->rbytes + b->wbytes) / sec / 1e6) : 0;
+		s->iops[i] = sec > 0 ? (float)((double)b->ios / sec) : 0;
+		s->p99_us[i] = b->p99_us;
+		s->pos[i] = b->pos;
+	}
+	s->n = n;
+	return 0;
 }
 
 uint64_t

@@ -17,10 +17,27 @@ struct series_sample {
 	float pos;		/* 0..1 position on the target at the interval end */
 };
 
+/* The whole run, downsampled: when the buckets are full, adjacent pairs
+ * merge and each bucket spans twice as many intervals.  Nothing is dropped
+ * (a 2-hour run keeps its first hour).  Written by the worker only; read
+ * after it has been joined. */
+#define SERIES_WHOLE_CAP 4096
+
+struct series_bucket {
+	uint64_t end_ns, dur_ns;
+	uint64_t ios, rbytes, wbytes;
+	float p99_us;		/* the worst interval's p99 (a stall stays visible); NAN none */
+	float pos;
+	uint32_t merged;	/* intervals in the bucket */
+};
+
 struct series {
 	struct series_sample *s;
 	size_t cap;
 	_Atomic uint64_t total;	/* samples ever appended */
+	struct series_bucket *whole;	/* SERIES_WHOLE_CAP */
+	size_t n_whole;
+	uint32_t span;		/* intervals per full bucket */
 };
 
 int series_init(struct series *r, size_t cap);	/* 0 / -ENOMEM */
@@ -32,6 +49,15 @@ uint64_t series_total(const struct series *r);
  * `*first` gets the running number of out[0]). */
 size_t series_copy(const struct series *r, uint64_t from, size_t n,
 		   struct series_sample *out, uint64_t *first);
+
+/* Bytes of the samples that end after t_ns (relative to the measurement
+ * start), the straddling one in proportion; for the common window. */
+uint64_t series_bytes_after(const struct series *r, uint64_t t_ns);
+
+struct saved_series;
+/* The whole-run buckets as a saved series (interval = interval_ms * span).
+ * 0 / -ENOMEM. */
+int series_save_whole(const struct series *r, unsigned interval_ms, struct saved_series *out);
 
 /* Derived values of a sample. */
 double series_mbps(const struct series_sample *x);	/* 10^6 B/s, read+write */

@@ -42,6 +42,7 @@ struct snap_step {
 
 struct run_snapshot {
 	char test[24];
+	unsigned panels;		/* the test's PANEL_* mask (run/test.h) */
 	enum run_state state;
 	bool virtual_time;
 	unsigned interval_ms;		/* sample interval */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench/bench.h"
+#include "run/test.h"
 #include "inventory/inventory.h"
 #include "run/cli.h"
 #include "util/util.h"
@@ -82,7 +82,7 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 {
 	/* the inventory gives drive identity (model, serial), ports and links;
 	 * directories and sim drives do not need it */
-	bool need_inv = p->test && !strcmp(p->test->name, "saturate");
+	bool need_inv = p->test && p->test->by_port;
 	for (size_t i = 0; i < p->user_targets.n; i++) {
 		const char *s = p->user_targets.v[i];
 		struct stat st;
@@ -182,8 +182,8 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 		p->ceiling_text[0] = 0;
 		p->link_downgraded = false;
 	}
-	/* saturate: steps in port order where every drive's port is known */
-	if (!rc && need_inv && p->test && !strcmp(p->test->name, "saturate")) {
+	/* a test by port: steps in port order where every drive's port is known */
+	if (!rc && need_inv && p->test && p->test->by_port) {
 		bool all = nv > 0;
 		for (size_t i = 0; i < nv; i++)
 			all &= v[i].port[0] != 0;
@@ -203,6 +203,15 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			strtrimcpy(id->drive_id, sizeof(id->drive_id), d->id);
 			strtrimcpy(id->model, sizeof(id->model), d->model);
 			strtrimcpy(id->serial, sizeof(id->serial), d->serial);
+			strtrimcpy(id->wwn, sizeof(id->wwn), d->wwn);
+			strtrimcpy(id->firmware, sizeof(id->firmware), d->firmware);
+			id->capacity = (struct known_u64){ d->capacity_bytes.known, d->capacity_bytes.v };
+			id->logical = (struct known_u64){ d->logical.known, d->logical.v };
+			id->physical = (struct known_u64){ d->physical.known, d->physical.v };
+			strtrimcpy(id->sector_source, sizeof(id->sector_source), d->sector_source);
+			if (d->controller >= 0 && (size_t)d->controller < inv.n_ctrl)
+				strtrimcpy(id->controller, sizeof(id->controller), inv.ctrl[d->controller].address);
+			strtrimcpy(id->port, sizeof(id->port), d->port);
 		}
 		if (strlist_has(&p->targets, v[i].path)) {
 			snprintf(err, errlen, "target '%s' named twice", v[i].path);

@@ -38,69 +38,6 @@ data_mode_name(enum data_mode d)
 }
 
 void
-gate_init(struct start_gate *g)
-{
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->cv, NULL);
-	g->arrived = 0;
-	g->finished = 0;
-	g->open = false;
-}
-
-void
-gate_destroy(struct start_gate *g)
-{
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->cv);
-}
-
-void
-gate_arrive(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->arrived++;
-	pthread_cond_broadcast(&g->cv);
-	while (!g->open)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-void
-gate_wait_all(struct start_gate *g, unsigned n)
-{
-	pthread_mutex_lock(&g->mu);
-	while (g->arrived < n)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-void
-gate_open(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->open = true;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mu);
-}
-
-bool
-gate_wait_done(struct start_gate *g, unsigned n, unsigned ms)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += (long)ms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	pthread_mutex_lock(&g->mu);
-	while (g->finished < n)
-		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts))
-			break;
-	bool all = g->finished >= n;
-	pthread_mutex_unlock(&g->mu);
-	return all;
-}
-
-void
 worker_params_default(struct worker_params *p)
 {
 	if (!p->interval_ms)
@@ -111,6 +48,8 @@ worker_params_default(struct worker_params *p)
 		p->max_consec_errors = 256;
 	if (!p->qd)
 		p->qd = 1;
+	if (!p->io_timeout_ns)
+		p->io_timeout_ns = WORKER_IO_TIMEOUT_NS;
 }
 
 static inline uint64_t
@@ -313,7 +252,101 @@ interval_close(struct worker *w, uint64_t end_rel, uint64_t dur)
 
 #define PUB_STORE(f, v) atomic_store_explicit(&w->pub.f, (v), memory_order_relaxed)
 
+/* Bounded waits (fio's way): the worker looks at the clock, the stop flag and
+ * the oldest outstanding I/O at least this often. */
+#define WAIT_NS (100ull * 1000000ull)
+
 static void
+record_timeout(struct worker *w, uint64_t off, uint64_t age_ns)
+{
+	err_record(&w->err, ETIMEDOUT, off);
+	PUB_STORE(errors, w->err.count);
+	snprintf(w->msg, sizeof(w->msg), "%s: I/O at byte %llu outstanding for %.0f s: gave up on the target",
+		 w->p.t ? w->p.t->name : "?", (unsigned long long)off, (double)age_ns / 1e9);
+	w->rc = -ETIMEDOUT;
+}
+
+/* Stamp and queue up to nfree I/Os.  The start time is read after the
+ * buffers are stamped, so no latency includes stamping. */
+static unsigned
+fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
+	   uint64_t *issued, bool *stopping)
+{
+	const struct worker_params *p = &w->p;
+	struct io_u *batch[WORKER_MAX_QD];
+	unsigned nb = 0;
+	/* --size counts the measured part only: not while ramping up */
+	bool counting = p->size && (!p->ramp_ns || eclock(w) >= tm);
+	while (nb < *nfree) {
+		if (counting && *issued + (uint64_t)nb * p->bs >= p->size) {
+			*stopping = true;
+			break;
+		}
+		bool wrapped;
+		uint64_t off = offsets_next(g, &wrapped);
+		if (wrapped && p->one_pass) {
+			*stopping = true;
+			break;
+		}
+		struct io_u *u = &w->u[w->free_slots[*nfree - 1 - nb]];
+		u->offset = off;
+		u->len = p->bs;
+		u->write = p->rw_mix >= 100 ? false : p->rw_mix <= 0 ? true
+			   : (int)(xorshift(&w->rng) % 100) >= p->rw_mix;
+		if (u->write)
+			stamp(w, u);
+		batch[nb++] = u;
+	}
+	uint64_t ts = eclock(w);
+	unsigned queued = 0;
+	for (unsigned i = 0; i < nb; i++) {
+		struct io_u *u = batch[i];
+		u->result = 0;
+		u->done_ns = 0;
+		u->start_ns = ts;
+		int rc = w->eng.ops->queue(&w->eng, u);
+		if (rc == -EBUSY) {
+			g->i -= nb - i;	/* offer the same offsets again */
+			break;
+		}
+		if (rc < 0) {
+			snprintf(w->msg, sizeof(w->msg), "%s: queue: %s", p->t->name, strerror(-rc));
+			w->rc = rc;
+			*stopping = true;
+			break;
+		}
+		(*nfree)--;
+		w->busy[u->index] = 1;
+		queued++;
+		if (ts >= tm)
+			*issued += p->bs;
+	}
+	return queued;
+}
+
+/* Hand back an I/O to the caller's thread when the runner gave up on it
+ * (own: 0 running, 1 inside a blocking call, 2 abandoned, 3 done). */
+static bool
+blocking_enter(struct worker *w, const struct io_u *u)
+{
+	PUB_STORE(busy_off, u->offset);
+	PUB_STORE(busy_ns, now_ns());
+	int exp = 0;
+	return atomic_compare_exchange_strong(&w->own, &exp, 1);
+}
+
+static bool
+blocking_leave(struct worker *w)
+{
+	int exp = 1;
+	if (!atomic_compare_exchange_strong(&w->own, &exp, 0))
+		return false;	/* abandoned meanwhile: touch nothing the runner reads */
+	PUB_STORE(busy_ns, 0);
+	return true;
+}
+
+/* 0, or -ECANCELED when the runner abandoned this worker during an I/O. */
+static int
 run_loop(struct worker *w)
 {
 	const struct engine_ops *ops = w->eng.ops;
@@ -324,104 +357,99 @@ run_loop(struct worker *w)
 	if (rc) {
 		snprintf(w->msg, sizeof(w->msg), "%s: empty region for block size %u", p->t->name, p->bs);
 		w->rc = rc;
-		return;
+		return 0;
 	}
 	unsigned nfree = p->qd, inflight = 0;
 	for (unsigned i = 0; i < p->qd; i++)
 		w->free_slots[i] = p->qd - 1 - i;
+	w->eng.wait_ns = WAIT_NS;
 	uint64_t interval = (uint64_t)p->interval_ms * 1000000ull;
 	uint64_t t0 = eclock(w);
 	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
 	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
 	uint64_t inext = tm + interval;			/* end of the current interval */
 	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
+	uint64_t prev = t0, scanned = t0, gave_up = 0;
+	uint64_t conts = worker_cont_count();
 	bool stopping = false, measuring = p->ramp_ns == 0;
+	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
 
 	for (;;) {
-		/* Fill the queue. */
-		if (!stopping && nfree) {
-			uint64_t ts = eclock(w);
-			unsigned queued = 0;
-			while (nfree) {
-				if (p->size && issued >= p->size) {
-					stopping = true;
-					break;
-				}
-				bool wrapped;
-				uint64_t off = offsets_next(&g, &wrapped);
-				if (wrapped && p->one_pass) {
-					stopping = true;
-					break;
-				}
-				struct io_u *u = &w->u[w->free_slots[--nfree]];
-				u->offset = off;
-				u->len = p->bs;
-				u->write = p->rw_mix >= 100 ? false : p->rw_mix <= 0 ? true
-					   : (int)(xorshift(&w->rng) % 100) >= p->rw_mix;
-				if (u->write)
-					stamp(w, u);
-				u->result = 0;
-				u->done_ns = 0;
-				u->start_ns = ts;
-				rc = ops->queue(&w->eng, u);
-				if (rc == -EBUSY) {
-					nfree++;
-					g.i--;	/* offer the same offset again */
-					break;
-				}
-				if (rc < 0) {
-					nfree++;
-					snprintf(w->msg, sizeof(w->msg), "%s: queue: %s", p->t->name, strerror(-rc));
-					w->rc = rc;
-					stopping = true;
-					break;
-				}
-				queued++;
-				inflight++;
-				if (ts >= tm)
-					issued += p->bs;
-			}
-			if (queued) {
-				rc = ops->commit(&w->eng);
-				if (rc < 0 && rc != -EAGAIN && rc != -EINTR) {
-					snprintf(w->msg, sizeof(w->msg), "%s: submit: %s", p->t->name, strerror(-rc));
-					w->rc = rc;
-					stopping = true;
-				}
+		if (!stopping && nfree && fill_queue(w, &g, &nfree, tm, &issued, &stopping)) {
+			inflight = p->qd - nfree;
+			bool blk = w->eng.blocking;
+			if (blk && !blocking_enter(w, &w->u[w->free_slots[nfree]]))
+				return -ECANCELED;
+			rc = ops->commit(&w->eng);
+			if (blk && !blocking_leave(w))
+				return -ECANCELED;
+			if (rc < 0 && rc != -EAGAIN && rc != -EINTR) {
+				snprintf(w->msg, sizeof(w->msg), "%s: submit: %s", p->t->name, strerror(-rc));
+				w->rc = rc;
+				stopping = true;
 			}
 		}
+		inflight = p->qd - nfree;
 		if (!inflight)
 			break;
 		int n = ops->getevents(&w->eng, 1, inflight, w->done);
 		if (n == -EINTR || n == -EAGAIN)
-			continue;
+			n = 0;
 		if (n < 0) {
 			snprintf(w->msg, sizeof(w->msg), "%s: reap: %s", p->t->name, strerror(-n));
 			w->rc = n;
+			w->eng.abandoned = inflight;
 			break;
 		}
 		uint64_t now = eclock(w);
+		uint64_t c = worker_cont_count();
+		if (c != conts) {
+			conts = c;
+			uint64_t ca = worker_last_cont_ns();
+			/* stopped somewhere after prev, resumed at ca */
+			if (wall && ca > prev && ca - prev > 2 * WAIT_NS && ca <= now) {
+				uint64_t gap = ca - prev;
+				t0 += gap;
+				tm += gap;
+				if (tstop != UINT64_MAX)
+					tstop += gap;
+				inext += gap;
+				last += gap;
+				scanned = now;
+				for (unsigned i = 0; i < p->qd; i++)
+					if (w->busy[i])
+						w->u[i].start_ns = 0;	/* spans the pause: latency unknown */
+			}
+		}
+		prev = now;
 		for (int i = 0; i < n; i++) {
 			struct io_u *u = w->done[i];
 			uint64_t td = u->done_ns ? u->done_ns : now;
 			inflight--;
+			w->busy[u->index] = 0;
 			w->free_slots[nfree++] = u->index;
 			PUB_STORE(pos, u->offset);
+			bool lat_known = u->start_ns != 0 || !wall;
+			uint64_t lat = td > u->start_ns ? td - u->start_ns : 0;
 			if (p->on_io) {
 				struct io_done d = {
 					.offset = u->offset, .len = u->len, .write = u->write,
 					.measured = td >= tm && td < tstop,
 					.res = u->result == (int)u->len ? 0 : u->result < 0 ? u->result : -EIO,
-					.lat_ns = td > u->start_ns ? td - u->start_ns : 0,
+					.lat_ns = lat_known ? lat : 0,
 					.t_ns = td > t0 ? td - t0 : 0,
 				};
 				p->on_io(p->on_io_state, &d);
 			}
 			if (u->result != (int)u->len) {
 				int e = u->result < 0 ? -u->result : EIO;	/* short = EIO */
-				err_record(&w->err, e, u->offset);
-				PUB_STORE(errors, w->err.count);
+				if (td < tm) {
+					err_record(&w->err_ramp, e, u->offset);
+				} else {
+					err_record(&w->err, e, u->offset);
+					PUB_STORE(errors, w->err.count);
+				}
 				if (++consec >= p->max_consec_errors && !stopping) {
 					snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
 						 p->t->name, (unsigned long long)consec, strerror(e));
@@ -430,8 +458,15 @@ run_loop(struct worker *w)
 				continue;
 			}
 			consec = 0;
-			if (td < tm || td >= tstop)
-				continue;	/* ramp-up, or completed after the end */
+			if (td < tm)
+				continue;	/* ramp-up */
+			if (td >= tstop) {
+				/* after the limit (the drain): no bytes, but its
+				 * latency counts, so a stall at the end shows */
+				if (lat_known)
+					hist_add(&w->hist, lat);
+				continue;
+			}
 			if (!measuring) {
 				measuring = true;
 				PUB_STORE(state, WS_MEASURE);
@@ -440,11 +475,11 @@ run_loop(struct worker *w)
 				interval_close(w, inext - tm, interval);
 				inext += interval;
 			}
-			uint64_t lat = td > u->start_ns ? td - u->start_ns : 0;
-			unsigned idx = hist_index(lat);
-			w->ihist[idx]++;
-			w->in++;
-			hist_add(&w->hist, lat);
+			if (lat_known) {
+				w->ihist[hist_index(lat)]++;
+				w->in++;
+				hist_add(&w->hist, lat);
+			}
 			ios++;
 			if (u->write) {
 				w->iwb += u->len;
@@ -464,17 +499,45 @@ run_loop(struct worker *w)
 				stopping = true;
 			} else if (atomic_load_explicit(w->stop, memory_order_relaxed)) {
 				stopping = true;
-				tstop = now;	/* what completes from here on is not counted */
+				tstop = now;	/* bytes completing from here on are not counted */
 			}
 			if (now > tm)
 				PUB_STORE(elapsed_ns, (now < tstop ? now : tstop) - tm);
 			if (stopping)
 				PUB_STORE(state, WS_DRAIN);
 		}
+		/* The oldest outstanding I/O, at most every wait (or when the wait
+		 * came back empty). */
+		if (inflight && (n == 0 || now - scanned >= WAIT_NS)) {
+			scanned = now;
+			uint64_t oldest = UINT64_MAX, off = 0;
+			for (unsigned i = 0; i < p->qd; i++) {
+				uint64_t st = w->u[i].start_ns ? w->u[i].start_ns : prev;
+				if (w->busy[i] && st < oldest) {
+					oldest = st;
+					off = w->u[i].offset;
+				}
+			}
+			if (oldest != UINT64_MAX && now > oldest && now - oldest >= p->io_timeout_ns) {
+				record_timeout(w, off, now - oldest);
+				if (p->on_io) {	/* the test hears of it like any failed I/O */
+					struct io_done d = {
+						.offset = off, .len = p->bs, .measured = now >= tm && now < tstop,
+						.res = -ETIMEDOUT, .lat_ns = now - oldest, .t_ns = now - t0,
+					};
+					p->on_io(p->on_io_state, &d);
+				}
+				w->eng.abandoned = inflight;
+				gave_up = now;
+				break;
+			}
+		}
 	}
 	/* The measured span: to the time limit when it was reached, else to the
-	 * last counted completion. */
+	 * last counted completion (or to the give-up on a timed-out I/O). */
 	uint64_t tend = tstop != UINT64_MAX && eclock(w) >= tstop ? tstop : last;
+	if (gave_up > tend)	/* the stall before giving up was measured time */
+		tend = gave_up < tstop ? gave_up : tstop;
 	if (tend < tm)
 		tend = tm;
 	while (inext <= tend) {
@@ -486,6 +549,7 @@ run_loop(struct worker *w)
 		interval_close(w, tend - tm, tend - istart);
 	w->seconds = (double)(tend - tm) / 1e9;
 	PUB_STORE(elapsed_ns, tend - tm);
+	return 0;
 }
 
 static void *
@@ -497,11 +561,21 @@ worker_main(void *arg)
 		gate_arrive(w->gate);
 	if (rc) {
 		w->rc = rc;
-	} else {
-		run_loop(w);
+	} else if (run_loop(w) == -ECANCELED) {
+		/* The runner gave up on us while a read or write hung in the
+		 * kernel, and may have freed the gate, the stop flag and the
+		 * target by now: close the engine (its own descriptor) and go.
+		 * The buffers stay: w->u and w->mem are never freed (see
+		 * worker_cleanup). */
+		w->eng.abandoned = 1;
 		w->eng.ops->cleanup(&w->eng);
+		return NULL;
+	} else {
+		w->eng.ops->cleanup(&w->eng);
+		w->keep_mem = w->eng.stalled;
 	}
 	atomic_store_explicit(&w->pub.state, WS_DONE, memory_order_release);
+	atomic_store(&w->own, 3);
 	if (w->gate) {
 		pthread_mutex_lock(&w->gate->mu);
 		w->gate->finished++;
@@ -514,6 +588,7 @@ worker_main(void *arg)
 int
 worker_start(struct worker *w)
 {
+	worker_watch_pauses();
 	int rc = pthread_create(&w->th, NULL, worker_main, w);
 	if (rc)
 		return -rc;
@@ -521,29 +596,69 @@ worker_start(struct worker *w)
 	return 0;
 }
 
+bool
+worker_watch(struct worker *w)
+{
+	if (atomic_load(&w->own) != 1)
+		return false;
+	uint64_t since = atomic_load_explicit(&w->pub.busy_ns, memory_order_relaxed);
+	uint64_t cont = worker_last_cont_ns(), now = now_ns();
+	if (cont > since)
+		since = cont;	/* a pause of the process is not the device's */
+	if (!since || now < since || now - since < w->p.io_timeout_ns)
+		return false;
+	int exp = 1;
+	if (!atomic_compare_exchange_strong(&w->own, &exp, 2))
+		return false;
+	/* The thread is stuck in the kernel and will touch nothing of ours
+	 * when it returns: the statistics are the runner's now. */
+	record_timeout(w, atomic_load_explicit(&w->pub.busy_off, memory_order_relaxed), now - since);
+	w->abandoned = true;
+	uint64_t el = atomic_load(&w->pub.elapsed_ns);
+	w->seconds = (double)el / 1e9;
+	atomic_store_explicit(&w->pub.state, WS_DONE, memory_order_release);
+	if (w->gate) {
+		pthread_mutex_lock(&w->gate->mu);
+		w->gate->finished++;
+		pthread_cond_broadcast(&w->gate->cv);
+		pthread_mutex_unlock(&w->gate->mu);
+	}
+	return true;
+}
+
 void
 worker_join(struct worker *w)
 {
 	if (w->started) {
-		pthread_join(w->th, NULL);
+		if (w->abandoned)
+			pthread_detach(w->th);
+		else
+			pthread_join(w->th, NULL);
 		w->started = false;
 	}
 }
 
-void
+bool
 worker_cleanup(struct worker *w)
 {
+	series_free(&w->series);
+	if (w->abandoned || w->keep_mem) {
+		/* A thread or the kernel may still write into these: never freed
+		 * (one buffer block per stalled target), and an abandoned
+		 * worker's struct is kept by its caller. */
+		return !w->abandoned;
+	}
 	free(w->mem);
 	w->mem = NULL;
 	free(w->bufs);
 	free(w->u);
 	free(w->done);
 	free(w->free_slots);
-	series_free(&w->series);
 	w->bufs = NULL;
 	w->u = NULL;
 	w->done = NULL;
 	w->free_slots = NULL;
+	return true;
 }
 
 int
@@ -577,6 +692,7 @@ worker_result(const struct worker *w, struct target_result *r)
 		r->lat.p999 = hist_percentile(h, 99.9) / 1e3;
 	}
 	r->err = w->err;
+	r->ramp_err = w->err_ramp;
 	/* Series: what the ring still holds. */
 	uint64_t total = series_total(&w->series);
 	size_t n = total < w->series.cap ? (size_t)total : w->series.cap;

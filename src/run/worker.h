@@ -19,6 +19,7 @@
 #define WORKER_MAX_QD 256
 #define WORKER_MIN_BS 512u
 #define WORKER_MAX_BS (16u << 20)
+#define WORKER_IO_TIMEOUT_NS (30ull * 1000000000ull)	/* default --io-timeout */
 
 enum data_mode { DATA_RANDOM, DATA_ZEROS, DATA_COMPRESSIBLE };
 int data_mode_parse(const char *s, enum data_mode *out);	/* 0 / -EINVAL */
@@ -50,7 +51,8 @@ struct io_done {
 	uint32_t len;			/* bytes asked for */
 	bool write;
 	bool measured;			/* inside the measured window */
-	int res;			/* 0, or -errno (a short transfer is -EIO) */
+	int res;			/* 0, or -errno (a short transfer is -EIO; -ETIMEDOUT:
+					   outstanding past the I/O timeout, given up) */
 	uint64_t lat_ns;		/* submit to completion */
 	uint64_t t_ns;			/* completion, engine clock, from the step's start */
 };
@@ -75,6 +77,7 @@ struct worker_params {
 	unsigned interval_ms;		/* series interval, default 100 */
 	size_t series_cap;		/* samples kept, default 36000 */
 	unsigned max_consec_errors;	/* stop after this many failures in a row, default 256 */
+	uint64_t io_timeout_ns;		/* an I/O outstanding longer ends the worker, default 30 s */
 	worker_io_hook on_io;		/* optional, per completion (see struct io_done) */
 	void *on_io_state;		/* per-target state handed to on_io */
 };
@@ -89,6 +92,7 @@ struct worker_pub {
 	_Atomic uint64_t pos;		/* last completed offset, bytes */
 	_Atomic uint64_t elapsed_ns;	/* measured time so far */
 	_Atomic uint64_t snap_hist[SNAP_HIST];	/* folded latency, updated per interval */
+	_Atomic uint64_t busy_ns, busy_off;	/* a blocking I/O under way: since (wall), where */
 };
 
 struct worker {
@@ -96,7 +100,8 @@ struct worker {
 	struct worker_pub pub;
 	struct series series;
 	struct hist hist;		/* measured part, whole */
-	struct err_summary err;
+	struct err_summary err;		/* measured part, and the drain after it */
+	struct err_summary err_ramp;	/* failed I/Os during the ramp-up, apart */
 	int rc;				/* 0, or -errno when the worker could not run */
 	char msg[192];			/* why it failed / stopped early */
 	char notice[160];		/* e.g. the psync fallback */
@@ -105,6 +110,10 @@ struct worker {
 	bool virtual_clock;		/* the engine has its own clock */
 	pthread_t th;
 	bool started;
+	_Atomic int own;		/* 0 running, 1 in a blocking I/O, 2 abandoned, 3 done */
+	bool abandoned;			/* the runner gave up on the thread (worker_watch) */
+	bool keep_mem;			/* the engine left I/O in flight: buffers never freed */
+	unsigned char busy[WORKER_MAX_QD];	/* slot in flight */
 	struct start_gate *gate;	/* every worker of a step meets here after init */
 	atomic_bool *stop;		/* set by the runner: stop within one completion */
 	/* private to the thread */
@@ -127,8 +136,21 @@ int worker_setup(struct worker *w, const struct worker_params *p,
 		 struct start_gate *gate, atomic_bool *stop);
 /* Start the thread: it initialises the engine, waits at the barrier, runs. */
 int worker_start(struct worker *w);
-void worker_join(struct worker *w);
-void worker_cleanup(struct worker *w);
+void worker_join(struct worker *w);	/* detaches an abandoned one */
+/* Free what can be freed; false when the struct itself must be kept (its
+ * thread was abandoned while stuck in the kernel and still uses it). */
+bool worker_cleanup(struct worker *w);
+/* For the runner, at every sampler tick: a worker whose thread has been
+ * inside one blocking I/O (psync at qd 1) longer than the I/O timeout is
+ * given up: the timeout is recorded with the I/O's offset, the gate counts it
+ * as finished, and worker_join detaches it.  True when that happened. */
+bool worker_watch(struct worker *w);
+/* Pauses of the process (worker-gate.c): a SIGCONT handler, chained to any
+ * earlier one, installed once by worker_start; the CLOCK_MONOTONIC ns of the
+ * last SIGCONT (0 none) and how many were seen. */
+void worker_watch_pauses(void);
+uint64_t worker_last_cont_ns(void);
+uint64_t worker_cont_count(void);
 /* Fill a target_result from a finished worker (series and histogram copied). */
 int worker_result(const struct worker *w, struct target_result *out);
 #endif

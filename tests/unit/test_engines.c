@@ -254,8 +254,12 @@ static void
 roundtrip(const char *spec, const char *engine, unsigned qd, uint32_t bs, const char *backing)
 {
 	struct target t;
-	struct target_opts o = { .write = true, .destroy_data = spec, .file_size = 16u << 20 };
+	struct target_opts o = { .write = true, .file_size = 16u << 20 };
+	struct guard_confirm c;
 	char err[256];
+	/* a block device needs its --destroy-data confirmation */
+	if (guard_confirm_capture(&c, spec, NULL, err, sizeof err) == 0)
+		guard_confirms_add(&o.confirms, &c, err, sizeof err);
 	int rc = target_open(&t, spec, &o, err, sizeof err);
 	if (rc)
 		fail_msg("target_open(%s): %d %s", spec, rc, err);
@@ -345,7 +349,8 @@ t_registry(void **s)
 	assert_null(engine_find(NULL));
 }
 
-/* psync is queue depth 1 whatever is asked. */
+/* psync runs what is asked: queue depth 32 is 32 I/Os in flight (threads);
+ * at queue depth 1 the I/O is done inline (commit blocks). */
 static void
 t_psync_qd1(void **s)
 {
@@ -353,14 +358,19 @@ t_psync_qd1(void **s)
 	char err[256];
 	assert_int_equal(target_open(&t, R.loop512, NULL, err, sizeof err), 0);
 	struct engine e = { .ops = engine_find("psync"), .t = &t, .qd = 32 };
+	assert_int_equal(e.ops->init(&e, NULL, 0, 0), 0);
+	assert_int_equal(e.qd, 32);
+	assert_false(e.blocking);
+	e.ops->cleanup(&e);
+	struct engine one = { .ops = engine_find("psync"), .t = &t, .qd = 1 };
 	void *buf;
 	assert_int_equal(posix_memalign(&buf, 4096, 8192), 0);
-	assert_int_equal(e.ops->init(&e, NULL, 0, 0), 0);
-	assert_int_equal(e.qd, 1);
+	assert_int_equal(one.ops->init(&one, NULL, 0, 0), 0);
+	assert_true(one.blocking);
 	struct io_u a = { .buf = buf, .len = 4096 }, b = { .buf = (char *)buf + 4096, .len = 4096, .offset = 4096 };
-	assert_int_equal(e.ops->queue(&e, &a), 0);
-	assert_int_equal(e.ops->queue(&e, &b), -EBUSY);
-	e.ops->cleanup(&e);
+	assert_int_equal(one.ops->queue(&one, &a), 0);
+	assert_int_equal(one.ops->queue(&one, &b), -EBUSY);
+	one.ops->cleanup(&one);
 	free(buf);
 	target_close(&t);
 }

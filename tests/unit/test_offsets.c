@@ -15,16 +15,26 @@ static void
 test_seq(void **state)
 {
 	struct offset_gen g;
-	/* region 1000..9000 with 1 KiB blocks: aligned inward to 1024..8192 */
+	/* region 1000..9000 with 1 KiB blocks: the start as given, 7 whole blocks */
 	assert_int_equal(offsets_init(&g, OFS_SEQ, 1000, 9000, 1024, 0, 0, 0), 0);
 	assert_int_equal(g.nblocks, 7);
 	bool w;
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t i = 0; i < 7; i++) {
 			uint64_t o = offsets_next(&g, &w);
-			assert_int_equal(o, 1024 + i * 1024);
+			assert_int_equal(o, 1000 + i * 1024);
 			assert_int_equal(w, pass == 1 && i == 0);
 		}
+	/* --region 1:9 --bs 4k on 512-byte sectors: bytes 512..4608 hold one
+	 * 4 KiB block at 512, not none (it was rounded up to 4096 and lost) */
+	assert_int_equal(offsets_init(&g, OFS_SEQ, 512, 4608, 4096, 0, 0, 0), 0);
+	assert_int_equal(g.nblocks, 1);
+	assert_int_equal(offsets_next(&g, &w), 512);
+	assert_int_equal(offsets_init(&g, OFS_RAND, 512, 4608 + 4096, 4096, 0, 0, 7), 0);
+	assert_int_equal(g.nblocks, 2);
+	uint64_t a = offsets_next(&g, &w), b = offsets_next(&g, &w);
+	assert_true((a == 512 && b == 4608) || (a == 4608 && b == 512));
+	assert_int_equal(offsets_init(&g, OFS_SEQ, 512, 4607, 4096, 0, 0, 0), -EINVAL);
 	assert_int_equal(offsets_init(&g, OFS_SEQ, 0, 511, 512, 0, 0, 0), -EINVAL);
 	assert_int_equal(offsets_init(&g, OFS_SEQ, 0, 4096, 0, 0, 0, 0), -EINVAL);
 }

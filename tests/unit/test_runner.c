@@ -124,7 +124,9 @@ check_sane(const struct run_result *res, uint32_t bs)
 	uint64_t hn = 0;
 	for (size_t i = 0; i < t->hist.n; i++)
 		hn += t->hist.count[i];
-	assert_int_equal(hn, t->ios);
+	/* the histogram also holds the I/Os that completed after the time
+	 * limit (the drain, at most one queue's worth) */
+	assert_true(hn >= t->ios && hn <= t->ios + 256);
 	assert_int_equal(res->steps[0].aggregate_mbps, t->mbps);
 	assert_true(res->params.engine[0]);
 }
@@ -305,7 +307,7 @@ test_saturate_verdict(void **state)
 	const double marvell[] = { 150, 273, 430, 544, 573, 593, 623, 640 };
 	struct run_result r;
 	fake_steps(&r, marvell, 8);
-	t->verdict(&p, &r);
+	bench_finish(&p, &r);
 	assert_int_equal(r.n_verdicts, 1);
 	assert_string_equal(r.verdicts[0].kind, "saturation");
 	assert_int_equal(r.verdicts[0].knee_drives, 4);
@@ -315,7 +317,7 @@ test_saturate_verdict(void **state)
 
 	const double two9230[] = { 150, 300, 460, 620, 770, 913, 1100, 1240 };
 	fake_steps(&r, two9230, 8);
-	t->verdict(&p, &r);
+	bench_finish(&p, &r);
 	assert_int_equal(r.verdicts[0].knee_drives, 0);
 	assert_non_null(strstr(r.verdicts[0].text, "no saturation up to 8 drives"));
 	run_result_free(&r);
@@ -327,7 +329,7 @@ test_saturate_verdict(void **state)
 	snprintf(p.link_text, sizeof(p.link_text), "x1");
 	const double x1[] = { 150, 300, 440, 480, 490 };
 	fake_steps(&r, x1, 5);
-	t->verdict(&p, &r);
+	bench_finish(&p, &r);
 	assert_int_equal(r.n_verdicts, 2);
 	assert_string_equal(r.verdicts[0].kind, "link");
 	assert_string_equal(r.verdicts[0].text,

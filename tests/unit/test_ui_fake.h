@@ -103,13 +103,15 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 
 static int
 fake_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	   const struct run_params *p, const char *confirm, char *err, size_t errlen)
+	   const struct run_params *p, const struct drive *const *confirmed, size_t n_confirmed,
+	   char *err, size_t errlen)
 {
 	struct fake_backend *f = ctx;
 
 	(void)targets;
 	(void)p;
-	(void)confirm;
+	(void)confirmed;
+	(void)n_confirmed;
 	f->starts++;
 	snprintf(f->test, sizeof(f->test), "%s", test);
 	f->running = 1;

@@ -1,0 +1,270 @@
+/* guard-confirm.c - the write guard's rules 1 and 4 (io/guard.h): which
+ * confirmation names a device, the identity of a drive as sysfs shows it,
+ * and whether the drive opened is the drive the user confirmed. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "io/guard.h"
+#include "util/util.h"
+
+static const char *
+dflt(const char *s, const char *d)
+{
+	return s && *s ? s : d;
+}
+
+/* The resolved sysfs directory of device number d: 0 or -ENOENT. */
+static int
+devt_dir(const char *root, dev_t d, char *out)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s/dev/block/%u:%u", root, major(d), minor(d)) < 0 ||
+	    !realpath(p, out))
+		return -ENOENT;
+	return 0;
+}
+
+/* Copy trimmed on both sides (VPD serials are often space-padded). */
+static void
+trimcpy(char *dst, size_t n, const char *src)
+{
+	while (*src && isspace((unsigned char)*src))
+		src++;
+	strtrimcpy(dst, n, src);
+	size_t l = strlen(dst);
+	while (l && isspace((unsigned char)dst[l - 1]))
+		dst[--l] = '\0';
+}
+
+/* Unit serial number VPD page (0x80): 4-byte header, then ASCII. */
+static void
+read_vpd80(const char *dir, char *dst, size_t n)
+{
+	char p[PATH_MAX], text[260];
+	unsigned char buf[260];
+	size_t k = 0;
+	int fd;
+
+	if (pathf(p, sizeof p, "%s/device/vpd_pg80", dir) < 0 ||
+	    (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	ssize_t r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (r < 4 || buf[1] != 0x80)
+		return;
+	size_t len = ((size_t)buf[2] << 8) | buf[3];
+	if (len > (size_t)r - 4)
+		len = (size_t)r - 4;
+	for (size_t i = 0; i < len; i++)
+		if (isprint(buf[4 + i]))
+			text[k++] = (char)buf[4 + i];
+	text[k] = '\0';
+	trimcpy(dst, n, text);
+}
+
+/* As the inventory reads them (sysfs.c), so a confirmation from the
+ * inventory compares with what the guard reads: serial on the disk, in
+ * device/, else VPD 0x80; WWN only from NAA/EUI designators. */
+static void
+read_attr(const char *dir, const char *rel, char *dst, size_t n)
+{
+	char p[PATH_MAX], buf[300];
+	dst[0] = '\0';
+	if (pathf(p, sizeof p, "%s/%s", dir, rel) == 0 && read_text(p, buf, sizeof buf) == 0)
+		trimcpy(dst, n, buf);
+}
+
+int
+guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char *err,
+		 size_t errlen)
+{
+	const char *root = dflt(sysfs_root, "/sys");
+	char dir[PATH_MAX], disk[PATH_MAX], p[PATH_MAX + 16], w[64];
+	uint64_t sectors;
+
+	memset(c, 0, sizeof *c);
+	c->devt = d;
+	c->exact = true;
+	if (devt_dir(root, d, dir) < 0) {
+		snprintf(err, errlen,
+			 "refused: device %u:%u has no entry in %s/dev/block, so its identity cannot be read",
+			 major(d), minor(d), root);
+		return -EPERM;
+	}
+	/* A partition's serial, WWN and backing file are its disk's. */
+	strtrimcpy(disk, sizeof disk, dir);
+	snprintf(p, sizeof p, "%s/partition", dir);
+	if (access(p, F_OK) == 0) {
+		snprintf(p, sizeof p, "%s/..", dir);
+		if (!realpath(p, disk))
+			strtrimcpy(disk, sizeof disk, dir);
+	}
+	read_attr(disk, "serial", c->serial, sizeof c->serial);
+	if (!c->serial[0])
+		read_attr(disk, "device/serial", c->serial, sizeof c->serial);
+	if (!c->serial[0])
+		read_vpd80(disk, c->serial, sizeof c->serial);
+	read_attr(disk, "device/wwid", w, sizeof w);
+	if (strncmp(w, "naa.", 4) != 0 && strncmp(w, "eui.", 4) != 0)
+		read_attr(disk, "wwid", w, sizeof w);
+	if (strncmp(w, "naa.", 4) == 0 || strncmp(w, "eui.", 4) == 0)
+		strtrimcpy(c->wwn, sizeof c->wwn, w);
+	read_attr(disk, "loop/backing_file", c->backing, sizeof c->backing);
+	if (pathf(p, sizeof p, "%s/size", dir) == 0 && read_u64(p, &sectors) == 0)
+		c->capacity = sectors * 512;	/* always 512-byte units */
+	return 0;
+}
+
+int
+guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sysfs_root,
+		      char *err, size_t errlen)
+{
+	char dev[128];
+	struct stat st;
+	int rc;
+
+	/* "sdb" means /dev/sdb, as in the target list. */
+	if (strchr(path, '/'))
+		strtrimcpy(dev, sizeof dev, path);
+	else if (pathf(dev, sizeof dev, "/dev/%s", path) < 0)
+		return -ENAMETOOLONG;
+	if (stat(dev, &st) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", dev,
+			 rc == -ENOENT ? "no such block device" : strerror(-rc));
+		return rc;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a block device", dev);
+		return -ENOTBLK;
+	}
+	if ((rc = guard_ident_read(c, st.st_rdev, sysfs_root, err, errlen)) < 0)
+		return rc;
+	strtrimcpy(c->path, sizeof c->path, dev);
+	return 0;
+}
+
+static bool
+same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+int
+guard_confirms_add(struct guard_confirms *l, const struct guard_confirm *c, char *err,
+		   size_t errlen)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if ((c->devt && l->v[i].devt == c->devt) || strcmp(l->v[i].path, c->path) == 0)
+			return 0;
+	if (l->n >= GUARD_MAX_CONFIRMS) {
+		snprintf(err, errlen, "at most %d devices can be confirmed", GUARD_MAX_CONFIRMS);
+		return -E2BIG;
+	}
+	l->v[l->n++] = *c;
+	return 0;
+}
+
+int
+guard_check_confirm(const char *devpath, dev_t rdev, const struct guard_confirms *l,
+		    const struct guard_confirm **out, char *err, size_t errlen)
+{
+	size_t k;
+
+	*out = NULL;
+	if (!l || !l->n) {
+		snprintf(err, errlen, "refused: writing %s needs --destroy-data=%s", devpath, devpath);
+		return -EPERM;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if ((rdev && l->v[i].devt == rdev) || same_path(l->v[i].path, devpath)) {
+			*out = &l->v[i];
+			return 0;
+		}
+	if (l->n == 1) {
+		snprintf(err, errlen, "refused: --destroy-data=%s does not name %s", l->v[0].path,
+			 devpath);
+		return -EPERM;
+	}
+	k = (size_t)snprintf(err, errlen, "refused: --destroy-data names");
+	for (size_t i = 0; i < l->n && k < errlen; i++)
+		k += (size_t)snprintf(err + k, errlen - k, "%s %s", i ? "," : "", l->v[i].path);
+	if (k < errlen)
+		snprintf(err + k, errlen - k, ", not %s", devpath);
+	return -EPERM;
+}
+
+/* One text field of the identity: 1 compared and equal, 0 not comparable,
+ * -1 different (sentence in err). */
+static int
+ident_field(const char *dev, const char *what, const char *seen, const char *now, bool exact,
+	    bool piece_ok, char *err, size_t errlen)
+{
+	if (!seen[0] && !now[0])
+		return 0;
+	if (!seen[0]) {
+		snprintf(err, errlen, "refused: %s is now another drive: %s %s, you confirmed a drive without one",
+			 dev, what, now);
+		return -1;
+	}
+	if (!now[0]) {
+		if (!exact)	/* the inventory may know more than sysfs (IDENTIFY) */
+			return 0;
+		snprintf(err, errlen, "refused: %s is now another drive: no %s, you confirmed %s %s",
+			 dev, what, what, seen);
+		return -1;
+	}
+	if (strcasecmp(seen, now) == 0 ||
+	    (piece_ok && !exact && (strstr(seen, now) || strstr(now, seen))))
+		return 1;
+	snprintf(err, errlen, "refused: %s is now another drive: %s %s, you confirmed %s", dev,
+		 what, now, seen);
+	return -1;
+}
+
+int
+guard_check_identity(const char *dev, const struct guard_confirm *seen,
+		     const struct guard_confirm *now, char *err, size_t errlen)
+{
+	int compared = 0, r;
+
+	if (seen->devt && now->devt && seen->devt != now->devt) {
+		snprintf(err, errlen, "refused: %s is now another drive: device %u:%u, you confirmed %u:%u",
+			 dev, major(now->devt), minor(now->devt), major(seen->devt), minor(seen->devt));
+		return -EPERM;
+	}
+	if ((r = ident_field(dev, "serial", seen->serial, now->serial, seen->exact, true, err,
+			     errlen)) < 0 ||
+	    (compared += r, r = ident_field(dev, "WWN", seen->wwn, now->wwn, seen->exact, false,
+					    err, errlen)) < 0 ||
+	    (compared += r, r = ident_field(dev, "backing file", seen->backing, now->backing,
+					    seen->exact, false, err, errlen)) < 0)
+		return -EPERM;
+	compared += r;
+	if (seen->capacity && now->capacity) {
+		if (seen->capacity != now->capacity) {
+			snprintf(err, errlen,
+				 "refused: %s is now another drive: %llu bytes, you confirmed %llu bytes",
+				 dev, (unsigned long long)now->capacity,
+				 (unsigned long long)seen->capacity);
+			return -EPERM;
+		}
+		compared++;
+	}
+	if (!compared) {
+		snprintf(err, errlen,
+			 "refused: cannot prove %s is the drive you confirmed: no serial, WWN, backing file or capacity to compare",
+			 dev);
+		return -EPERM;
+	}
+	return 0;
+}
