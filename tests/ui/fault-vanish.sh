@@ -46,7 +46,8 @@ live=$(ds_screen)
 ds_keys s
 ds_wait 'Result: seqread' "the result after stop"
 ds_wait "errors: $N0: [0-9]+ I/O errors \\([0-9]+ ENODEV" "the vanished drive's errors in the result"
-ds_screen | grep -qE "^│   $N1 .* 0 *│" || ds_fail "$N1 has errors in the result"
+ds_screen | grep -E "^│ +$N1 " | grep -q 'stopped' && ds_fail "$N1 shown stopped in the result"
+grep -q '^disk1 .* failed 0 ' "$FMNT/.ctl" || ds_fail "disk1 failed I/O: $(cat "$FMNT/.ctl")"
 shown=$(printf '%s\n%s\n' "$live" "$(ds_screen)" | grep -E "$N0: stopped after|$N0.*(vanished|No such device)")
 ds_keys q
 st=$(ds_wait_exit)
