@@ -56,6 +56,10 @@ print("vanished %s: stopped in %d passes; %s and %s error-free" % (gone, hit, a,
 PY
 if grep -Eiq '\b(inf|nan|infinity)\b' "$FT/s.json" "$FT/out"; then
 	grep -Ei '\b(inf|nan|infinity)\b' "$FT/out"
-	fault_skip "known bug: the saturation verdict divides by the unknown ideal of a step with the vanished drive ('= inf % of ideal'); all else held"
+	fault_fail "a verdict built on the vanished drive's unknown rate (inf/nan above)"
 fi
+# the verdict says how far the curve could be judged, and why not further
+grep -Eq "saturation: .*not judged beyond [0-9]+ drives?: ${L1#/dev/} stopped early" "$FT/out" ||
+	fault_fail "the saturation verdict does not say that ${L1#/dev/} ended the curve"
+grep 'saturation' "$FT/out"
 echo PASS
