@@ -11,6 +11,7 @@
 #include "run/worker.h"
 
 struct plan;
+struct target;
 
 /* ---- typed parameters ---- */
 
@@ -67,6 +68,8 @@ struct bench_ctx {
 	void *io_state;			/* io_state_size bytes per target, zeroed */
 	size_t n_targets;
 	int knee_drives;		/* a mark for the saturation panel, 0 none */
+	struct target *targets;		/* the opened targets (plan order), n_targets; for
+					   target-level work between steps (target_trim) */
 };
 
 struct plan_step;

@@ -14,6 +14,11 @@
 int sim_inventory_add(struct inventory *inv, const char *rig_file,
 		      const char *const *extra_models, size_t n_extra, char *err, size_t errlen);
 
+/* One drive of model m added to inv as the rig's are (IDENTIFY, SMART, the
+ * SMR assessment): what a test reads about a sim target it has opened. */
+struct sim_drive_model;
+int sim_model_inventory(struct inventory *inv, const struct sim_drive_model *m);
+
 /* Resolve "sim:MODEL" or "sim:NAME" (a rig drive) into t (kind TGT_SIM, t->sim set). */
 int sim_target_open(struct target *t, const char *spec, char *err, size_t errlen);
 void sim_target_close(struct target *t);
