@@ -174,11 +174,12 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 /* ---- the measurement, judged ---- */
 
 struct smr_fig {
-	size_t n;			/* stalls */
+	size_t n;			/* stalls, the one under way at the end included */
 	const struct smr_gap *first;
+	struct smr_gap tail;		/* the stall under way at the end (open_end) */
 	double secs, iops, mbps;	/* whole measured time */
 	double before_s, before_iops, before_mbps, cache_mb;
-	double len_min, len_med, len_max, stalled_s;	/* seconds */
+	double len_min, len_med, len_max, stalled_s;	/* seconds; of the ended stalls */
 	double period;			/* median between stall starts, NAN < 2 stalls */
 	bool regular;			/* the periods agree (within half the median) */
 	double between_iops;		/* after the first stall, stalls included */
@@ -215,25 +216,31 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 		return;
 	}
 	const struct smr_gap *prev = NULL;
-	size_t np = 0;
-	for (size_t i = 0; i < s->n_gaps; i++) {
-		const struct smr_gap *g = &s->gap[i];
-		if (g->len_ns < thr)
+	size_t np = 0, nl = 0;
+	/* no completion from the last one to the end of the measured time:
+	 * a stall under way (its I/Os complete in the drain, unmeasured) */
+	double end_ns = tr->seconds * 1e9;
+	f->open_end = s->ios && end_ns - (double)s->last_t >= (double)thr;
+	if (f->open_end)
+		f->tail = (struct smr_gap){ s->last_t, (uint64_t)(end_ns - (double)s->last_t), s->bytes, s->ios };
+	for (size_t i = 0; i <= s->n_gaps; i++) {
+		const struct smr_gap *g = i < s->n_gaps ? &s->gap[i] : f->open_end ? &f->tail : NULL;
+		if (!g || g->len_ns < thr)
 			continue;
 		if (!f->first)
 			f->first = g;
 		if (prev)
 			per[np++] = (double)(g->start_ns - prev->start_ns) / 1e9;
-		len[f->n++] = (double)g->len_ns / 1e9;
+		f->n++;
 		f->stalled_s += (double)g->len_ns / 1e9;
+		if (g != &f->tail || !nl)	/* an open stall's length is only a lower bound */
+			len[nl++] = (double)g->len_ns / 1e9;
 		prev = g;
 	}
-	double end_ns = tr->seconds * 1e9;
-	f->open_end = s->ios && end_ns - (double)s->last_t >= (double)thr;
-	if (f->n) {
-		f->len_med = median(len, f->n);
+	if (nl) {
+		f->len_med = median(len, nl);
 		f->len_min = len[0];
-		f->len_max = len[f->n - 1];
+		f->len_max = len[nl - 1];
 	}
 	if (np) {
 		f->period = median(per, np);
@@ -255,6 +262,14 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 	}
 	free(len);
 	free(per);
+}
+
+/* Seconds as a technician reads them: 63.2, 0.42 */
+static const char *
+secs(char *buf, size_t n, double s)
+{
+	snprintf(buf, n, s < 10 ? "%.2f" : "%.1f", s);
+	return buf;
 }
 
 /* 1234567 -> "1,234,567" */
@@ -294,13 +309,13 @@ judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv
 {
 	bool listed = P->verdict == SMR_LIKELY || P->verdict == SMR_ZONED;
 	bool fast = f->before_iops > ROTATING_MAX_IOPS;
-	bool signature = f->n >= 2 && f->regular && (fast || P->rotating != 1);
 	*lv = VL_INFO;
 	if (P->rotating == 0)
 		return CALL_NA;
-	if (f->n >= 2 || (f->n == 1 && f->open_end)) {
+	if (f->n) {
+		/* faster than a head, then stalls: only a cache in front of the media does that */
 		*lv = VL_WARN;
-		if (signature && (P->rotating == 1 || listed))
+		if ((P->rotating == 1 && fast) || (listed && f->n >= 2 && f->regular))
 			return CALL_CONFIRMED;
 		return CALL_LIKELY;
 	}
@@ -329,19 +344,21 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	    const struct smr_prior *P, const struct smr_fig *f, const struct target_result *tr,
 	    double thr_s)
 {
-	char a[32], b[32], c[32], bs[16];
+	char a[32], b[32], c[32], bs[16], s1[16], s2[16], s3[16];
 	size_text(bs, sizeof(bs), p->params.bs);
 	enum verdict_level lv;
 	enum smr_call call = judge(P, f, &lv);
 	char what[200];
 	if (f->n >= 2)
-		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %.1f s, then a %.1f s stall "
-			 "every %.1f s; media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops),
-			 f->before_s, f->len_med, f->period, grp(b, sizeof(b), f->cache_mb));
+		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %s s, then a %s s stall "
+			 "every %s s; media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops),
+			 secs(s1, sizeof(s1), f->before_s), secs(s2, sizeof(s2), f->len_med),
+			 secs(s3, sizeof(s3), f->period), grp(b, sizeof(b), f->cache_mb));
 	else if (f->n == 1)
-		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %.1f s, then a %.1f s stall%s; "
-			 "media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops), f->before_s,
-			 f->len_med, f->open_end ? ", and another one under way at the end" : "",
+		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %s s, then a stall of %s%s s%s; "
+			 "media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops),
+			 secs(s1, sizeof(s1), f->before_s), f->open_end ? "at least " : "",
+			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "",
 			 grp(b, sizeof(b), f->cache_mb));
 	else
 		snprintf(what, sizeof(what), "no stalls in %.0f s of %s random writes (%s IOPS, %s MB written)",
@@ -389,14 +406,15 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				 "%.1f s of %.1f s stalled", f->n, f->n == 1 ? "" : "s", thr_s * 1e3,
 				 f->len_min, f->len_max, f->len_med, f->stalled_s, f->secs);
 	if (f->n >= 2)
-		verdict_evidence(v, "stalls every %.1f s (median between starts)%s", f->period,
+		verdict_evidence(v, "stalls every %s s (median between starts)%s", secs(s3, sizeof(s3), f->period),
 				 f->regular ? ", regular" : ", irregular");
 	if (f->first) {
 		verdict_evidence(v, "%s MB written before the first stall (the media-cache estimate), "
 				 "%s IOPS = %.1f MB/s", grp(a, sizeof(a), f->cache_mb),
 				 grp(b, sizeof(b), f->before_iops), f->before_mbps);
-		verdict_evidence(v, "from the first stall on: %s IOPS, stalls included",
-				 grp(c, sizeof(c), f->between_iops));
+		if (f->n >= 2)
+			verdict_evidence(v, "from the first stall on: %s IOPS, stalls included",
+					 grp(c, sizeof(c), f->between_iops));
 	}
 	if (tr->lat.known)
 		verdict_evidence(v, "latency p99 %.1f ms, p99.9 %.1f ms, max %.1f ms", tr->lat.p99 / 1e3,
@@ -429,7 +447,7 @@ add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr_io 
 		{ "target", "target", COL_STR, "", 0 },
 		{ "iops_before", "IOPS before", COL_DBL, "", 0 },
 		{ "mbps_before", "rate before", COL_DBL, "MB/s", 1 },
-		{ "secs_before", "until stall", COL_DBL, "s", 1 },
+		{ "secs_before", "until stall", COL_DBL, "s", 2 },
 		{ "cache_mb", "cache ~", COL_DBL, "MB", 0 },
 		{ "stalls", "stalls", COL_INT, "", 0 },
 		{ "stall_s", "stall", COL_DBL, "s", 2 },
@@ -472,9 +490,10 @@ add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr_io 
 	for (size_t k = 0; k < n; k++) {
 		const struct smr_gap *prev = NULL;
 		size_t rows = 0;
-		for (size_t i = 0; i < io[k]->n_gaps && rows < STALL_ROWS; i++) {
-			const struct smr_gap *g = &io[k]->gap[i];
-			if (g->len_ns < thr)
+		for (size_t i = 0; i <= io[k]->n_gaps && rows < STALL_ROWS; i++) {
+			const struct smr_gap *g = i < io[k]->n_gaps ? &io[k]->gap[i]
+						  : fig[k].open_end ? &fig[k].tail : NULL;
+			if (!g || g->len_ns < thr)
 				continue;
 			if (!t && !(t = result_table_add(r, "stalls", "Stalls: no completion for the stall time",
 							 gc, ARRAY_SIZE(gc))))
