@@ -367,20 +367,20 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	const char *name = tr->target;
 	switch (call) {
 	case CALL_CONFIRMED:
-		v = result_verdict(r, lv, "smr", "%s: DM-SMR confirmed: %s; keep it out of a ZFS/RAID pool",
+		v = result_verdict(r, lv, "smr", "%s: DM-SMR confirmed, keep it out of a ZFS/RAID pool: %s",
 				   name, what);
 		break;
 	case CALL_LIKELY:
 		if (f->n == 0 && (P->verdict == SMR_LIKELY || P->verdict == SMR_ZONED))
-			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely (listed, not measured: %s; "
-					   "the media cache was not filled, run longer); keep it out of a "
-					   "ZFS/RAID pool", name, what);
+			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
+					   "listed, not measured (%s; the media cache was not filled, run "
+					   "longer)", name, what);
 		else if (f->n == 0)
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely: %s, more than a rotating drive "
 					   "can place (the media cache was not filled, run longer)", name, what);
 		else
-			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely: %s%s%s; keep it out of a "
-					   "ZFS/RAID pool", name, what, P->media[0] ? "; a " : "", P->media);
+			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
+					   "%s%s%s", name, what, P->media[0] ? "; a " : "", P->media);
 		break;
 	case CALL_CMR:
 		v = result_verdict(r, lv, "smr", "%s: CMR: %s, what a rotating drive does", name, what);
