@@ -26,6 +26,9 @@
 #define ROTATING_MAX_IOPS 400	/* random writes a 5400-7200 rpm head can place, with NCQ */
 #define PRIOR_LINES 8
 #define STALL_ROWS 100		/* rows of the stalls table per target */
+#define HOLE (10ull << 20)	/* the seed's "delete every other 10 MB" */
+#define FILL_BS (1u << 20)
+#define REWRITE_SLOW 0.5	/* rewrite below this share of the fresh rate: not a CMR drive */
 
 struct smr_gap {
 	uint64_t start_ns, len_ns;	/* from the step's start */
@@ -34,6 +37,7 @@ struct smr_gap {
 
 /* on_io's per-target state: every gap of 100 ms or more between completions. */
 struct smr_io {
+	bool frozen;			/* set by on_step after the random writes: later steps are not kept */
 	uint64_t last_t;
 	uint64_t bytes, ios;		/* writes completed, measured */
 	size_t n_gaps;
@@ -52,6 +56,11 @@ struct smr_prior {
 	bool trim_asked;
 	int trim_rc;			/* target_trim's answer */
 	uint64_t trim_len;
+	/* the long phase: fill, TRIM every other hole, rewrite the holes */
+	uint64_t long_start, long_len;	/* bytes; 0 no long phase */
+	double fresh_mbps, rewrite_mbps;	/* NAN until measured */
+	int holes_rc;			/* TRIM of the holes: 0 done, -errno */
+	unsigned holes;
 };
 
 struct smr_state {
@@ -62,7 +71,7 @@ static void
 smr_on_io(void *state, const struct io_done *d)
 {
 	struct smr_io *s = state;
-	if (!d->measured)
+	if (!d->measured || s->frozen)
 		return;
 	if (d->t_ns > s->last_t) {
 		uint64_t gap = d->t_ns - s->last_t;
@@ -150,24 +159,95 @@ prior_read(struct smr_prior *P, const struct target *t)
 	inventory_free(&inv);
 }
 
+/* The long phase of target i, as steps of its own (its sizes are known
+ * only now that it is open): a sequential fill of the span, then a strided
+ * rewrite of every other 10 MB, TRIMmed in between where the device can. */
+static int
+long_steps(struct bench_ctx *c, unsigned i, struct smr_prior *P)
+{
+	struct target *t = &c->targets[i];
+	uint64_t s, e;
+	plan_region(c->plan, t, &s, &e);
+	uint64_t want = (uint64_t)plan_param_num(c->plan, "long");
+	uint64_t len = want < e - s ? want : e - s;
+	len -= len % (2 * HOLE);
+	uint32_t lb = t->logical ? t->logical : 512;
+	if (!len || s % lb)
+		return 0;
+	P->long_start = s;
+	P->long_len = len;
+	struct run_params rp = c->plan->params;
+	rp.seconds = 0;		/* one pass */
+	rp.ramp_s = 0;
+	rp.size = 0;
+	rp.region_lba = true;
+	rp.region_lba_start = s / lb;
+	rp.region_lba_end = (s + len) / lb;
+	rp.bs = FILL_BS;
+	rp.qd = c->plan->params.qd < 8 ? c->plan->params.qd : 8;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	char label[48];
+	snprintf(label, sizeof(label), "fill %.40s", t->name);
+	int rc = plan_add_step_params(c->plan, &i, 1, &rp, label, NULL);
+	if (rc)
+		return rc;
+	rp.bs = (uint32_t)HOLE;
+	rp.qd = 1;
+	rp.region_lba_start = (s + HOLE) / lb;
+	rp.stride = 2 * HOLE;
+	snprintf(rp.pattern, sizeof(rp.pattern), "stride");
+	snprintf(label, sizeof(label), "rewrite %.38s", t->name);
+	return plan_add_step_params(c->plan, &i, 1, &rp, label, NULL);
+}
+
+static void
+trim_span(struct bench_ctx *c, unsigned i, struct smr_prior *P)
+{
+	struct target *t = &c->targets[i];
+	if (strcmp(plan_param_str(c->plan, "trim"), "yes") || t->kind == TGT_FILE)
+		return;	/* a scratch file is removed anyway */
+	uint64_t s, e;
+	plan_region(c->plan, t, &s, &e);
+	P->trim_asked = true;
+	P->trim_len = e - s;
+	P->trim_rc = target_trim(t, s, e - s);
+}
+
 static void
 smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
 {
 	struct smr_state *S = c->state;
-	(void)sr;
-	bool trim = !strcmp(plan_param_str(c->plan, "trim"), "yes");
-	for (unsigned k = 0; k < st->n && c->targets; k++) {
-		unsigned i = st->idx[k];
-		struct target *t = &c->targets[i];
+	if (!c->targets)
+		return;
+	bool fill = !strncmp(st->label, "fill ", 5), rewrite = !strncmp(st->label, "rewrite ", 8);
+	if (fill || rewrite) {
+		unsigned i = st->idx[0];
 		struct smr_prior *P = &S->prior[i];
-		prior_read(P, t);
-		if (!trim || t->kind == TGT_FILE)	/* a scratch file is removed anyway */
-			continue;
-		uint64_t s, e;
-		plan_region(c->plan, t, &s, &e);
-		P->trim_asked = true;
-		P->trim_len = e - s;
-		P->trim_rc = target_trim(t, s, e - s);
+		double mbps = sr->n_res && sr->res[0].ios && !sr->res[0].err.count ? sr->res[0].mbps : NAN;
+		if (fill) {
+			P->fresh_mbps = mbps;
+			/* "delete every other 10 MB": TRIM the holes the rewrite fills */
+			P->holes_rc = 0;
+			for (uint64_t o = P->long_start + HOLE; o < P->long_start + P->long_len && !P->holes_rc;
+			     o += 2 * HOLE, P->holes++)
+				P->holes_rc = target_trim(&c->targets[i], o, HOLE);
+		} else {
+			P->rewrite_mbps = mbps;
+			trim_span(c, i, P);
+		}
+		return;
+	}
+	/* the random writes */
+	bool want_long = plan_param_num(c->plan, "long") > 0;
+	for (unsigned k = 0; k < st->n; k++) {
+		unsigned i = st->idx[k];
+		struct smr_prior *P = &S->prior[i];
+		((struct smr_io *)((char *)c->io_state + i * sizeof(struct smr_io)))->frozen = true;
+		prior_read(P, &c->targets[i]);
+		P->fresh_mbps = P->rewrite_mbps = NAN;
+		if (want_long && long_steps(c, i, P) == 0 && P->long_len)
+			continue;	/* the TRIM of the span after the rewrite */
+		trim_span(c, i, P);
 	}
 }
 
@@ -304,6 +384,14 @@ enum smr_call { CALL_CMR, CALL_LIKELY, CALL_CONFIRMED, CALL_UNKNOWN, CALL_NA };
 static const char *const call_name[] = { "CMR", "DM-SMR likely", "DM-SMR confirmed", "unknown",
 					  "SMR does not apply" };
 
+/* The long phase ran and rewriting the holes was much slower than the fill. */
+static bool
+slow_rewrite(const struct smr_prior *P)
+{
+	return P->long_len && P->fresh_mbps > 0 && P->rewrite_mbps >= 0 &&
+	       P->rewrite_mbps < REWRITE_SLOW * P->fresh_mbps;
+}
+
 static enum smr_call
 judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv)
 {
@@ -319,7 +407,7 @@ judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv
 			return CALL_CONFIRMED;
 		return CALL_LIKELY;
 	}
-	if (listed) {
+	if (listed || slow_rewrite(P)) {
 		*lv = VL_WARN;
 		return CALL_LIKELY;
 	}
@@ -375,6 +463,10 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
 					   "listed, not measured (%s; the media cache was not filled, run "
 					   "longer)", name, what);
+		else if (f->n == 0 && slow_rewrite(P))
+			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
+					   "%s, but rewriting 10 MB holes ran at %.0f MB/s against %.0f MB/s "
+					   "fresh", name, what, P->rewrite_mbps, P->fresh_mbps);
 		else if (f->n == 0)
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely: %s, more than a rotating drive "
 					   "can place (the media cache was not filled, run longer)", name, what);
@@ -426,6 +518,20 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 		verdict_evidence(v, "span: LBA %llu-%llu (%.1f-%.1f GB), random %s writes at qd %u",
 				 (unsigned long long)(s / lb), (unsigned long long)(e / lb - 1), s / 1e9,
 				 e / 1e9, bs, p->params.qd);
+	}
+	if (P->long_len && t) {
+		uint32_t lb = t->logical ? t->logical : 512;
+		char holes[96];
+		if (!P->holes_rc)
+			snprintf(holes, sizeof(holes), "every other 10 MB trimmed (%u holes)", P->holes);
+		else
+			snprintf(holes, sizeof(holes), "holes not trimmed (%s): rewritten as written",
+				 P->holes_rc == -EOPNOTSUPP ? "no TRIM" : strerror(-P->holes_rc));
+		verdict_evidence(v, "long phase over LBA %llu-%llu (%.1f GB): sequential fill at %.1f MB/s; "
+				 "%s; rewriting them at %.1f MB/s = %.2fx the fresh rate",
+				 (unsigned long long)(P->long_start / lb),
+				 (unsigned long long)((P->long_start + P->long_len) / lb - 1), P->long_len / 1e9,
+				 P->fresh_mbps, holes, P->rewrite_mbps, P->rewrite_mbps / P->fresh_mbps);
 	}
 	if (P->trim_asked) {
 		if (!P->trim_rc)
@@ -578,6 +684,12 @@ static const struct bench_param bp_stall = {
 	.min = 0.1, .max = 60, .def = 0.5,
 };
 
+static const struct bench_param bp_long = {
+	.name = "long", .kind = BP_SIZE, .bind = BIND_NONE, .arg = "SIZE",
+	.help = "then fill SIZE, TRIM every other 10 MB, rewrite those (0: off)",
+	.bad = "a size (0, 8G, 500M)", .min = 0, .max = 1e18, .def = 0,
+};
+
 static const char *const yes_no[] = { "no", "yes", NULL };
 static const struct bench_param bp_trim = {
 	.name = "trim", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "no|yes",
@@ -596,7 +708,7 @@ const struct bench_test bench_smr = {
 	},
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
 	.params = (const struct bench_param *const[]){ &bp_smr_bs, &bp_qd, &bp_time, &bp_stall,
-						      &bp_trim, &bp_data, NULL },
+						      &bp_long, &bp_trim, &bp_data, NULL },
 	.plan = smr_plan,
 	.on_io = smr_on_io,
 	.io_state_size = sizeof(struct smr_io),

@@ -43,7 +43,8 @@ int sim_load_models(const char *const *files, size_t n, char *err, size_t errlen
  * resolve in; sim_inventory_add does this itself. */
 int sim_use_rig(const char *rig_file, char *err, size_t errlen);
 /* TRIM a range of a sim drive (SMR model state); idle it for seconds of its
- * clock (SMR media cache cleaning catches up).  0 / -EINVAL. */
+ * clock (SMR media cache cleaning catches up).  0 / -EINVAL (trim: -EOPNOTSUPP
+ * when the model has no TRIM). */
 int sim_target_trim(struct target *t, uint64_t off, uint64_t len);
 int sim_target_idle(struct target *t, double seconds);
 

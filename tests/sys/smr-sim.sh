@@ -75,4 +75,28 @@ v = next(x for x in json.load(open(sys.argv[1]))["run"]["verdicts"] if x["kind"]
 print("short: " + v["text"])
 assert v["level"] == "warn" and "DM-SMR likely" in v["text"] and "run longer" in v["text"], v
 PY
+# the long phase: fill, TRIM every other 10 MB, rewrite the holes; the
+# DM-SMR drive rewrites at its cleaning-bound rate, the CMR one near its fill
+for model in WD20EFAX ST2000DM001; do
+  "$DS" run smr "sim:$model" --time 30 --long 4G --trim yes --json "$T/long-$model.json" >/dev/null 2>"$T/err" ||
+    fail "$model --long: $(tail -2 "$T/err")"
+  python3 - "$T/long-$model.json" "$model" <<'PY' || fail "$model long phase"
+import json, re, sys
+run = json.load(open(sys.argv[1]))["run"]
+v = next(x for x in run["verdicts"] if x["kind"] == "smr")
+assert len(run["steps"]) == 3, [s["label"] for s in run["steps"]]
+line = next(e for e in v["evidence"] if e.startswith("long phase"))
+print("%s: %s" % (sys.argv[2], line))
+ratio = float(re.search(r"= ([0-9.]+)x the fresh rate", line).group(1))
+if sys.argv[2] == "WD20EFAX":
+    assert "every other 10 MB trimmed" in line, line
+    assert ratio < 0.5, line
+    assert "DM-SMR likely" in v["text"], v["text"]
+    assert any(e.startswith("TRIM of the tested span") and e.endswith("done") for e in v["evidence"]), v
+else:
+    assert "holes not trimmed (no TRIM)" in line, line
+    assert ratio > 0.8, line
+    assert any("does not support it" in e for e in v["evidence"]), v
+PY
+done
 echo PASS
