@@ -459,14 +459,14 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				   name, what);
 		break;
 	case CALL_LIKELY:
-		if (f->n == 0 && (P->verdict == SMR_LIKELY || P->verdict == SMR_ZONED))
-			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
-					   "listed, not measured (%s; the media cache was not filled, run "
-					   "longer)", name, what);
-		else if (f->n == 0 && slow_rewrite(P))
+		if (f->n == 0 && slow_rewrite(P))
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
 					   "%s, but rewriting 10 MB holes ran at %.0f MB/s against %.0f MB/s "
 					   "fresh", name, what, P->rewrite_mbps, P->fresh_mbps);
+		else if (f->n == 0 && (P->verdict == SMR_LIKELY || P->verdict == SMR_ZONED))
+			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
+					   "listed, not measured (%s; the media cache was not filled, run "
+					   "longer)", name, what);
 		else if (f->n == 0)
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely: %s, more than a rotating drive "
 					   "can place (the media cache was not filled, run longer)", name, what);
