@@ -449,8 +449,8 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "",
 			 grp(b, sizeof(b), f->cache_mb));
 	else
-		snprintf(what, sizeof(what), "no stalls in %.0f s of %s random writes (%s IOPS, %s MB written)",
-			 f->secs, bs, grp(a, sizeof(a), f->iops), grp(b, sizeof(b), tr->bytes / 1e6));
+		snprintf(what, sizeof(what), "no stalls in %s s of %s random writes (%s IOPS, %s MB written)",
+			 f->secs >= 10 ? grp(c, sizeof(c), f->secs) : secs(s1, sizeof(s1), f->secs), bs, grp(a, sizeof(a), f->iops), grp(b, sizeof(b), tr->bytes / 1e6));
 	struct verdict *v;
 	const char *name = tr->target;
 	switch (call) {
@@ -488,6 +488,8 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	}
 	if (!v)
 		return;
+	if (r->interrupted)
+		verdict_evidence(v, "interrupted: what was measured in %s s", secs(s1, sizeof(s1), f->secs));
 	for (size_t i = 0; i < P->n_line; i++)
 		verdict_evidence(v, "before writing (%s): %s", smr_verdict_name(P->verdict), P->line[i]);
 	if (P->rpm)
@@ -519,7 +521,10 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				 (unsigned long long)(s / lb), (unsigned long long)(e / lb - 1), s / 1e9,
 				 e / 1e9, bs, p->params.qd);
 	}
-	if (P->long_len && t) {
+	if (P->long_len && t && !isfinite(P->fresh_mbps + P->rewrite_mbps)) {
+		verdict_evidence(v, "long phase: %s", r->interrupted ? "interrupted before it was measured"
+				 : "not measured (a step failed or moved no data)");
+	} else if (P->long_len && t) {
 		uint32_t lb = t->logical ? t->logical : 512;
 		char holes[96];
 		if (!P->holes_rc)
@@ -646,8 +651,12 @@ smr_finish(struct bench_ctx *c, struct run_result *r)
 		unsigned i = st->idx[k];
 		const struct target *t = c->targets ? &c->targets[i] : NULL;
 		struct smr_prior *P = &S->prior[i];
-		if (!P->done && t)
+		if (!P->done && t) {
 			prior_read(P, t);	/* the step ended before on_step ran */
+		} else if (!P->done) {
+			P->rotating = -1;	/* no target to ask (a result judged afterwards) */
+			P->fresh_mbps = P->rewrite_mbps = NAN;
+		}
 		io[k] = (const struct smr_io *)((const char *)c->io_state + i * sizeof(struct smr_io));
 		const struct target_result *tr = &sr->res[k];
 		figures(io[k], tr, thr, &fig[k]);
