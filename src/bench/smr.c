@@ -491,7 +491,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	if (r->interrupted)
 		verdict_evidence(v, "interrupted: what was measured in %s s", secs(s1, sizeof(s1), f->secs));
 	for (size_t i = 0; i < P->n_line; i++)
-		verdict_evidence(v, "before writing (%s): %s", smr_verdict_name(P->verdict), P->line[i]);
+		verdict_evidence(v, "inventory, SMR %s: %s", smr_verdict_name(P->verdict), P->line[i]);
 	if (P->rpm)
 		verdict_evidence(v, "%u rpm: a head places at most ~%d random writes/s", P->rpm,
 				 ROTATING_MAX_IOPS);
@@ -688,7 +688,7 @@ static const struct bench_param bp_smr_bs = {
 
 static const struct bench_param bp_stall = {
 	.name = "stall", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
-	.help = "a stall: no completion for this long (default 500ms)",
+	.help = "a stall: no completion for this long",
 	.bad = "a duration of 100ms .. 60s (e.g. 500ms, 1s)",
 	.min = 0.1, .max = 60, .def = 0.5,
 };
