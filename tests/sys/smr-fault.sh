@@ -58,7 +58,7 @@ run = json.load(open(sys.argv[1]))["run"]
 v = next(x for x in run["verdicts"] if x["kind"] == "smr")
 print("plain: %s" % v["text"])
 assert v["level"] == "info", v
-assert "no stalls in 3 s" in v["text"] and "DM-SMR" in v["text"] and "unknown" in v["text"], v
+assert "no stalls in 3.00 s" in v["text"] and "DM-SMR" in v["text"] and "unknown" in v["text"], v
 t = next(t for t in run["tables"] if t["name"] == "smr")
 row = dict(zip([c["name"] for c in t["columns"]], t["rows"][0]))
 assert row["stalls"] == 0, row

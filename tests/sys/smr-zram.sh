@@ -30,7 +30,7 @@ run = json.load(open(sys.argv[1]))["run"]
 v = next(x for x in run["verdicts"] if x["kind"] == "smr")
 print(v["text"])
 assert v["level"] == "info", v
-assert "unknown: no stalls in 2 s" in v["text"] and "a zram device" in v["text"], v["text"]
+assert "unknown: no stalls in 2.00 s" in v["text"] and "a zram device" in v["text"], v["text"]
 assert any("virtual device" in e for e in v["evidence"]), v["evidence"]
 assert any(e.startswith("TRIM of the tested span") and e.endswith("done") for e in v["evidence"]), v["evidence"]
 PY
