@@ -401,9 +401,10 @@ judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv
 	if (P->rotating == 0)
 		return CALL_NA;
 	if (f->n) {
-		/* faster than a head, then stalls: only a cache in front of the media does that */
+		/* faster than a head, then stall after stall: only a cache in
+		 * front of the media does that (one stall may be anything) */
 		*lv = VL_WARN;
-		if ((P->rotating == 1 && fast) || (listed && f->n >= 2 && f->regular))
+		if (f->n >= 2 && ((P->rotating == 1 && fast) || (listed && f->regular)))
 			return CALL_CONFIRMED;
 		return CALL_LIKELY;
 	}
