@@ -57,6 +57,7 @@ enum {
 	PANEL_LATENCY = 1u << 1,
 	PANEL_SATURATION = 1u << 2,	/* steps over drive counts: aggregate vs ideal */
 	PANEL_POSITION = 1u << 3,	/* positional: rate by position on the drive */
+	PANEL_STALLS = 1u << 4,		/* throughput: mark stretches of >= 500 ms with no I/O */
 };
 
 /* What the hooks see: the runner's plan (steps may be appended), the result

@@ -23,6 +23,7 @@ ds_start 140 45 -- "--no-ata smr $L --bs 64k --qd 4 --time 10 --destroy-data $L"
 ds_wait 'smr running' "the running test"
 ds_wait "$N .*[1-9][0-9.]* MB/s" "$N writing"
 ds_wait "$N +0\\.0 MB/s" "$N at 0 MB/s during a stall"
+ds_wait "!!!" "the stall marker under the curve"
 [ -n "$SMR_SHOW" ] && ds_screen
 ds_wait 'Result: smr' "the result view"
 ds_wait 'DM-SMR likely' "the verdict"
