@@ -41,8 +41,8 @@ row = dict(zip([c["name"] for c in t["columns"]], t["rows"][0]))
 print("media cache: %s" % v["text"])
 # 10 s with a stall every 3 s: at least two ended ones
 assert row["stalls"] >= 2, row
-assert 0.9 <= row["stall_s"] <= 1.6, row          # configured 1 s (slower, never shorter)
-assert 2.7 <= row["period_s"] <= 3.6, row         # configured 3 s
+assert 0.95 <= row["stall_s"] <= 2.0, row         # configured 1 s (a busy machine adds, never takes)
+assert 2.5 <= row["period_s"] <= 4.0, row         # configured 3 s
 assert 15 <= row["cache_mb"] <= 16 + 8 * 0.0656 + 1, row   # 16 MB + what was in flight
 assert any("TRIM of the tested span" in e for e in v["evidence"]), v["evidence"]
 s = next(t for t in run["tables"] if t["name"] == "stalls")
