@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
+#include "run/test.h"
 
 enum { L_NONE, L_READ, L_WRITE };
 
@@ -247,6 +248,31 @@ draw_result_curve(struct ui *u, const struct rect *r, const struct run_result *r
 	return true;
 }
 
+/* A test that looks for stalls (PANEL_STALLS): every stretch of at least
+ * 500 ms without a byte moved, after data had moved, gets a '!' under the
+ * curve, so a stall stands out from a slow patch. */
+static void
+mark_stalls(const struct run_snapshot *s, const float *rd, const float *wr, size_t n,
+	    size_t shown, int pw, int cw, int y, int x0)
+{
+	unsigned iv = s->interval_ms ? s->interval_ms : 100;
+	size_t min = (500 + iv - 1) / iv, run = 0;
+	bool seen = false;
+
+	for (size_t k = 0; k <= shown; k++) {
+		bool zero = k < shown && !(rd[n - shown + k] > 0) && !(wr[n - shown + k] > 0);
+
+		if (zero && seen) {
+			run++;
+			continue;
+		}
+		for (size_t j = k - run; run >= min && j < k; j++)
+			draw_text(y, x0 + (pw - (int)shown + (int)j) * cw / pw, 1, attr_of(EL_WARN), "!");
+		run = 0;
+		seen |= k < shown && !zero;
+	}
+}
+
 void
 panel_throughput_draw(struct ui *u, const struct rect *r)
 {
@@ -312,6 +338,8 @@ panel_throughput_draw(struct ui *u, const struct rect *r)
 		}
 	}
 	draw_canvas(u, &c, r->y + 1, r->x + 1 + lw, layer_el);
+	if (s->panels & PANEL_STALLS)
+		mark_stalls(s, rd, wr, n, shown, pw, cw, r->y + ch, r->x + 1 + lw);
 	/* Y labels: the maximum and (both) the axis. */
 	draw_textf(r->y + 1, r->x + 1, lw, attr_of(EL_AXIS), "%5.0f", top);
 	if (both) {

@@ -343,6 +343,26 @@ target_close(struct target *t)
 }
 
 int
+target_trim(struct target *t, uint64_t off, uint64_t len)
+{
+	if (len == 0)
+		return 0;
+	if (off > t->size || len > t->size - off)
+		return -EINVAL;
+	if (t->kind == TGT_SIM)
+		return sim_target_trim(t, off, len);
+	if (!t->writable || t->fd < 0)
+		return -EPERM;	/* only what the guard opened for writing */
+	if (t->kind == TGT_BLOCK) {
+		uint64_t range[2] = { off, len };
+		return ioctl(t->fd, BLKDISCARD, range) < 0 ? -errno : 0;
+	}
+	/* a scratch file: give the blocks back to the file system */
+	return fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0
+	       ? -errno : 0;
+}
+
+int
 target_check_io(const struct target *t, uint64_t offset, uint32_t len, char *err, size_t errlen)
 {
 	uint32_t a = t->offset_align ? t->offset_align : t->logical ? t->logical : 512;

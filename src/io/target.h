@@ -65,6 +65,11 @@ int target_prepare(struct target *t, int (*progress)(void *arg, double frac), vo
 		   char *err, size_t errlen);
 /* Close; removes a scratch file we created unless keep.  Safe to call twice. */
 void target_close(struct target *t);
+/* TRIM / discard [off, off+len) of a target opened for writing (BLKDISCARD on
+ * the guard-opened device, a punched hole in a scratch file, the sim's
+ * bookkeeping).  0, -EOPNOTSUPP when the device has no discard, -EPERM when
+ * not opened for writing, -errno. */
+int target_trim(struct target *t, uint64_t off, uint64_t len);
 /* Check an I/O size/offset against the target's alignment: 0 or -EINVAL + reason. */
 int target_check_io(const struct target *t, uint64_t offset, uint32_t len, char *err, size_t errlen);
 #endif

@@ -133,6 +133,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	r->live = calloc(r->n_t ? r->n_t : 1, sizeof(*r->live));
 	if (!r->t || !r->live)
 		goto fail;
+	r->ctx.targets = r->t;
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
 	struct target_opts topts = p->topts;

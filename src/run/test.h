@@ -11,6 +11,7 @@
 #include "run/worker.h"
 
 struct plan;
+struct target;
 
 /* ---- typed parameters ---- */
 
@@ -56,6 +57,7 @@ enum {
 	PANEL_LATENCY = 1u << 1,
 	PANEL_SATURATION = 1u << 2,	/* steps over drive counts: aggregate vs ideal */
 	PANEL_POSITION = 1u << 3,	/* positional: rate by position on the drive */
+	PANEL_STALLS = 1u << 4,		/* throughput: mark stretches of >= 500 ms with no I/O */
 };
 
 /* What the hooks see: the runner's plan (steps may be appended), the result
@@ -67,6 +69,8 @@ struct bench_ctx {
 	void *io_state;			/* io_state_size bytes per target, zeroed */
 	size_t n_targets;
 	int knee_drives;		/* a mark for the saturation panel, 0 none */
+	struct target *targets;		/* the opened targets (plan order), n_targets; for
+					   target-level work between steps (target_trim) */
 };
 
 struct plan_step;

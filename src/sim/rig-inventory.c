@@ -93,6 +93,12 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 }
 
 int
+sim_model_inventory(struct inventory *inv, const struct sim_drive_model *m)
+{
+	return add_drive(inv, m, (unsigned)inv->n_drv, -1, 0);
+}
+
+int
 sim_inventory_add(struct inventory *inv, const char *rig_file, const char *const *extra_models,
 		  size_t n_extra, char *err, size_t errlen)
 {

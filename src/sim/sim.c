@@ -229,6 +229,8 @@ sim_target_trim(struct target *t, uint64_t off, uint64_t len)
 		return -EINVAL;
 	if (off > t->size || len > t->size - off)
 		return -EINVAL;
+	if (!((const struct sim_drive *)t->sim)->m->trim)
+		return -EOPNOTSUPP;	/* as a drive without DSM TRIM answers BLKDISCARD */
 	sim_drive_trim(t->sim, off, len);
 	return 0;
 }

@@ -14,6 +14,11 @@
 int sim_inventory_add(struct inventory *inv, const char *rig_file,
 		      const char *const *extra_models, size_t n_extra, char *err, size_t errlen);
 
+/* One drive of model m added to inv as the rig's are (IDENTIFY, SMART, the
+ * SMR assessment): what a test reads about a sim target it has opened. */
+struct sim_drive_model;
+int sim_model_inventory(struct inventory *inv, const struct sim_drive_model *m);
+
 /* Resolve "sim:MODEL" or "sim:NAME" (a rig drive) into t (kind TGT_SIM, t->sim set). */
 int sim_target_open(struct target *t, const char *spec, char *err, size_t errlen);
 void sim_target_close(struct target *t);
@@ -38,7 +43,8 @@ int sim_load_models(const char *const *files, size_t n, char *err, size_t errlen
  * resolve in; sim_inventory_add does this itself. */
 int sim_use_rig(const char *rig_file, char *err, size_t errlen);
 /* TRIM a range of a sim drive (SMR model state); idle it for seconds of its
- * clock (SMR media cache cleaning catches up).  0 / -EINVAL. */
+ * clock (SMR media cache cleaning catches up).  0 / -EINVAL (trim: -EOPNOTSUPP
+ * when the model has no TRIM). */
 int sim_target_trim(struct target *t, uint64_t off, uint64_t len);
 int sim_target_idle(struct target *t, double seconds);
 
