@@ -456,17 +456,12 @@ ata_from_blob_file(const char *file, struct ata_info *out)
 	memset(out, 0, sizeof *out);
 	out->state = ATA_FAILED;
 	snprintf(out->via, sizeof out->via, "blob");
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(out->reason, sizeof out->reason, "%s: %s", file, strerror(e));
-		return -e;
-	}
+	int fd = input_open(file, out->reason, sizeof out->reason);
+	if (fd < 0)
+		return fd;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > BLOB_MAX) {
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 || (uint64_t)st.st_size > BLOB_MAX) {
 		snprintf(out->reason, sizeof out->reason, "%s: %s", file,
-			 !S_ISREG(st.st_mode) ? "not a regular file" :
 			 st.st_size <= 0 ? "empty file" : "too large for a blob (over 1 MiB)");
 		close(fd);
 		return -EINVAL;

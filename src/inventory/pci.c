@@ -230,11 +230,13 @@ sysfs_link(const char *root, const char *addr, struct pci_link *l)
 		    read_text(p, vals[i], sizes[i]))
 			return false;
 	char *end;
-	double cap = strtod(ms, &end);
-	/* "Unknown": root-complex integrated functions have no link */
-	if (end == ms)
+	double cap, sta;
+	const char *rest;
+	/* "Unknown": root-complex integrated functions have no link ("8.0 GT/s PCIe") */
+	if (str_to_double(ms, &cap, &rest))
 		return false;
-	double sta = strtod(cs, &end);
+	if (str_to_double(cs, &sta, &rest))
+		sta = 0;
 	unsigned long capw = strtoul(mw, &end, 10), staw = strtoul(cw, &end, 10);
 	unsigned cap_code = 0, sta_code = 0;
 	for (unsigned c = 1; c < ARRAY_SIZE(pcie_speeds); c++) {
@@ -593,6 +595,33 @@ source_name(const char *dump_file)
 	return source_buf;
 }
 
+/* libpci's dump reader stops at a line it cannot hold (fgets into 256
+ * bytes) or one without a newline, naming neither: find that line. */
+static void
+dump_bad_line(const char *file, char *out, size_t n)
+{
+	out[0] = '\0';
+	FILE *f = fopen(file, "re");	/* a regular file: pscan_open checked */
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	for (unsigned no = 1; (len = getline(&line, &cap, f)) >= 0; no++) {
+		if (len > 254) {
+			snprintf(out, n, "line %u: %zd characters, libpci reads at most 254 per "
+				 "line", no, len - (line[len - 1] == '\n'));
+			break;
+		}
+		if (len == 0 || line[len - 1] != '\n') {
+			snprintf(out, n, "line %u: no newline at the end of the file", no);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
 /* Set up libpci for a dump, a sysfs tree or the live bus.  Returns 0, 1
  * when there is no bus to read (a note says so), or -errno when nothing can
  * be read (a note says why). */
@@ -607,16 +636,14 @@ pscan_open(struct pscan *s, struct inventory *inv, const char *dump_file,
 	if (dump_file) {
 		/* libpci reports a missing file only through its error
 		 * callback; look first so the caller gets the errno. */
-		struct stat st;
-		FILE *f = fopen(dump_file, "r");
-		int e = !f ? errno : fstat(fileno(f), &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-		if (f)
-			fclose(f);
-		if (e) {
-			strlist_addf(&inv->notes, "pci dump %s: %s", dump_file, strerror(e));
+		char why[300];
+		int fd = input_open(dump_file, why, sizeof why);
+		if (fd < 0) {
+			strlist_addf(&inv->notes, "pci dump %s", why);
 			inv->incomplete = true;
-			return -e;
+			return fd;
 		}
+		close(fd);
 	} else {
 		s->sysfs_root = sysfs_root ? sysfs_root : "/sys";
 	}
@@ -653,6 +680,14 @@ pscan_open(struct pscan *s, struct inventory *inv, const char *dump_file,
 	if (rc) {
 		/* libpci prefixes dump errors with "dump: "; the note names the file. */
 		const char *why = strncmp(err, "dump: ", 6) == 0 ? err + 6 : err;
+		char where[160] = "";
+		if (dump_file)
+			dump_bad_line(dump_file, where, sizeof where);
+		if (where[0]) {
+			snprintf(p, sizeof p, "%s (expected `lspci -xxx` output: 'BB:DD.F name' "
+				 "headers, then 'OO: xx xx ...' hex lines)", where);
+			why = p;
+		}
 		inv->incomplete = true;
 		if (s->a->devices)
 			strlist_addf(&inv->notes, "%s: %s (the rest of the file not read)",

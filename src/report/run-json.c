@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "report/doc.h"
 #include "report/run.h"
+#include "util/util.h"
 
 const char *
 run_errno_name(int e, char *buf, size_t n)
@@ -510,15 +512,12 @@ int
 run_json_load(const char *path, struct run_result *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	struct json_object *doc = json_object_from_file(path);
+	int fd = input_open(path, err, errlen);	/* a FIFO would block forever */
+	if (fd < 0)
+		return fd;
+	struct json_object *doc = json_object_from_fd(fd);
+	close(fd);
 	if (!doc) {
-		FILE *f = fopen(path, "r");
-		if (!f) {
-			int e = errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(e));
-			return -e;
-		}
-		fclose(f);
 		snprintf(err, errlen, "%s: not valid JSON (%s)", path, json_util_get_last_err());
 		return -EINVAL;
 	}

@@ -19,6 +19,10 @@
 
 /* ---- value parsers ---- */
 
+/* Shortest --time: below it the run has no sample (and a duration that
+ * rounds to 0 ns would mean "no limit"). */
+#define CLI_MIN_SECONDS 0.1
+
 int
 parse_size(const char *s, uint64_t *out)
 {
@@ -53,10 +57,9 @@ parse_seconds(const char *s, double *out)
 {
 	if (!s || !*s)
 		return -EINVAL;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	const char *end;
+	double v;
+	if (str_to_double(s, &v, &end) || v < 0)	/* no NaN, no infinity */
 		return -EINVAL;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
 		;
@@ -114,6 +117,9 @@ o_time(struct plan *p, struct run_outputs *o, const char *v, char *err, size_t n
 	double s;
 	if (parse_seconds(v, &s) || s > 1e8)	/* ~3 years: past that the ns clock wraps */
 		return BAD("--time %s: a duration (10, 10s, 500ms, 2m; 0 = one pass over the region)", v);
+	if (s > 0 && s < CLI_MIN_SECONDS)	/* shorter than one sample: nothing to measure */
+		return BAD("--time %s: at least %g s (or 0 = one pass over the region)", v,
+			   CLI_MIN_SECONDS);
 	p->params.seconds = s;
 	p->set_time = true;
 	return 0;
@@ -143,9 +149,8 @@ region_side(const char *s, size_t len, bool *pct, double *frac, uint64_t *lba)
 	char *end;
 	if (b[len - 1] == '%') {
 		b[len - 1] = 0;
-		errno = 0;
-		double f = strtod(b, &end);
-		if (errno || *end || end == b || f < 0 || f > 100)
+		double f;
+		if (str_to_double(b, &f, NULL) || f < 0 || f > 100)	/* "nan%" too */
 			return -EINVAL;
 		*pct = true;
 		*frac = f / 100;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 #include "sim/ini.h"
+#include "util/util.h"
+
 
 void
 sim_ini_fail(struct sim_ini *p, int line, const char *fmt, ...)
@@ -27,17 +29,7 @@ sim_ini_fail(struct sim_ini *p, int line, const char *fmt, ...)
 int
 sim_parse_dbl(const char *s, double *v)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (end == s || errno || !isfinite(d))
-		return -EINVAL;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -EINVAL;
-	*v = d;
-	return 0;
+	return str_to_double(s, v, NULL);
 }
 
 int
@@ -239,8 +231,10 @@ reader(char *str, int num, void *stream)
 	memcpy(str, p->pos, len);
 	str[len] = '\0';
 	p->pos += len;
+	/* inih skips every isspace() character (\v and \f too): so must we, or
+	 * a section would be one to inih and not to us */
 	const char *s = str;
-	while (*s == ' ' || *s == '\t')
+	while (isspace((unsigned char)*s))
 		s++;
 	if (*s == '[') {
 		p->n_sections++;
@@ -251,6 +245,19 @@ reader(char *str, int num, void *stream)
 			n = sizeof p->section - 1;
 		memcpy(p->section, s + 1, n);
 		p->section[n] = '\0';
+		/* a section given twice would silently override the first */
+		bool again = p->repeat_section && strcasecmp(p->section, p->repeat_section) == 0;
+		for (size_t i = 0; !again && i < p->n_seen_sections; i++)
+			if (strcasecmp(p->seen_section[i].name, p->section) == 0) {
+				sim_ini_fail(p, p->line, "section [%s] given twice (first on line %d)",
+					     p->section, p->seen_section[i].line);
+				break;
+			}
+		if (!again && p->n_seen_sections < ARRAY_SIZE(p->seen_section)) {
+			snprintf(p->seen_section[p->n_seen_sections].name,
+				 sizeof p->seen_section[0].name, "%s", p->section);
+			p->seen_section[p->n_seen_sections++].line = p->line;
+		}
 	}
 	return str;
 }
