@@ -111,6 +111,24 @@ bench: $(B)/diskscope $(BENCH_BIN)
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' SAN='-fsanitize=address,undefined' build-asan/diskscope
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang into their own
+# directory; `make fuzz` runs each for FUZZ_SECS seconds (tests/fuzz/run.sh).
+FUZZ_B    ?= build-fuzz
+FUZZ_CC   ?= clang-14
+FUZZ_SECS ?= 60
+FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(FUZZ_B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	$(MAKE) B=$(FUZZ_B) CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' \
+	  SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' $(FUZZ_BIN)
+fuzz: fuzz-build
+	@FUZZ_SECS=$(FUZZ_SECS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo '  FUZZ    $@')
+	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_UI) $(LIBS_CORE)
+
 man-lint:
 	mandoc -Tlint -W warning man/diskscope.1 man/diskscope-theme.5
 
@@ -129,6 +147,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
