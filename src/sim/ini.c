@@ -231,11 +231,16 @@ reader(char *str, int num, void *stream)
 	memcpy(str, p->pos, len);
 	str[len] = '\0';
 	p->pos += len;
-	/* inih skips every isspace() character (\v and \f too): so must we, or
-	 * a section would be one to inih and not to us */
+	/* Lines go to inih without leading white space (\v and \f too): an
+	 * indented line would otherwise be a continuation of the previous value
+	 * to inih, or a section to inih and not to us (the rig parser indexed
+	 * controller -1).  So indented keys are keys, and we see the sections
+	 * inih sees. */
+	size_t lead = 0;
+	while (isspace((unsigned char)str[lead]))
+		lead++;
+	memmove(str, str + lead, len - lead + 1);
 	const char *s = str;
-	while (isspace((unsigned char)*s))
-		s++;
 	if (*s == '[') {
 		p->n_sections++;
 		p->section_line = p->line;
