@@ -119,6 +119,7 @@ FUZZ_SECS ?= 60
 FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(FUZZ_B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 .PHONY: fuzz fuzz-build
 fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh tools/deps.sh fuzz
 	$(MAKE) B=$(FUZZ_B) CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' \
 	  SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' $(FUZZ_BIN)
 fuzz: fuzz-build

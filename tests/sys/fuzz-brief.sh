@@ -5,6 +5,7 @@
 # run is `make fuzz` (60 s each; README "Reliability").
 cd "$(dirname "$0")/../.." || exit 1
 CC_FUZZ=${FUZZ_CC:-clang-14}
+command -v "$CC_FUZZ" >/dev/null 2>&1 || sh tools/deps.sh fuzz >/dev/null 2>&1
 if ! command -v "$CC_FUZZ" >/dev/null 2>&1; then
 	echo "SKIP: $CC_FUZZ not installed (apt-get install clang-14 libclang-rt-14-dev): no fuzzing"
 	exit 77
