@@ -61,4 +61,19 @@ expect 0 "vt.rig: ok" --check-model "$T/vt.rig"
 # a PCI dump that fails on its first line says which and why
 python3 -c "print('00:1f.2 ' + 'x' * 300)" >"$T/long.dump"
 expect 2 "line 1: 308 characters" --pci-dump "$T/long.dump" list
+# issue 9 item 7: no valid word 106 -> 512/512 "not reported" (ata-default)
+EARS=../shared/realdata/ata-blobs/libblockdev/WDC_WD20EARS-00MVWB0.bin
+if [ -f "$EARS" ]; then
+	"$DS" --no-ata --ata-blob "ears=$EARS" list --json >"$T/ears.json" 2>/dev/null
+	python3 - "$T/ears.json" <<'PY' || bad "WD20EARS (word 106 = 0): not 512/512 from ata-default"
+import json, sys
+d = [x for x in json.load(open(sys.argv[1]))["inventory"]["drives"] if x["name"] == "ears"][0]
+s = d["sectors"]
+assert (s["logical"], s["physical"], s["source"]) == (512, 512, "ata-default"), s
+PY
+	"$DS" --no-ata --ata-blob "ears=$EARS" list 2>/dev/null | grep -q '^  ears .* 512? ' ||
+		bad "list does not mark the assumed 512/512 as 512?"
+else
+	echo "note: ../shared/realdata missing: the WD20EARS check did not run"
+fi
 exit $fail
