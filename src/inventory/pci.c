@@ -595,33 +595,6 @@ source_name(const char *dump_file)
 	return source_buf;
 }
 
-/* libpci's dump reader stops at a line it cannot hold (fgets into 256
- * bytes) or one without a newline, naming neither: find that line. */
-static void
-dump_bad_line(const char *file, char *out, size_t n)
-{
-	out[0] = '\0';
-	FILE *f = fopen(file, "re");	/* a regular file: pscan_open checked */
-	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	for (unsigned no = 1; (len = getline(&line, &cap, f)) >= 0; no++) {
-		if (len > 254) {
-			snprintf(out, n, "line %u: %zd characters, libpci reads at most 254 per "
-				 "line", no, len - (line[len - 1] == '\n'));
-			break;
-		}
-		if (len == 0 || line[len - 1] != '\n') {
-			snprintf(out, n, "line %u: no newline at the end of the file", no);
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-}
-
 /* Set up libpci for a dump, a sysfs tree or the live bus.  Returns 0, 1
  * when there is no bus to read (a note says so), or -errno when nothing can
  * be read (a note says why). */
@@ -680,10 +653,9 @@ pscan_open(struct pscan *s, struct inventory *inv, const char *dump_file,
 	if (rc) {
 		/* libpci prefixes dump errors with "dump: "; the note names the file. */
 		const char *why = strncmp(err, "dump: ", 6) == 0 ? err + 6 : err;
-		char where[160] = "";
-		if (dump_file)
-			dump_bad_line(dump_file, where, sizeof where);
-		if (where[0]) {
+		/* libpci's dump reader (fgets into 256 bytes) names no line */
+		char where[160];
+		if (dump_file && text_line_check(dump_file, 254, where, sizeof where) > 0) {
 			snprintf(p, sizeof p, "%s (expected `lspci -xxx` output: 'BB:DD.F name' "
 				 "headers, then 'OO: xx xx ...' hex lines)", where);
 			why = p;

@@ -260,3 +260,32 @@ input_read(const char *path, size_t max, char **buf, size_t *len, char *err, siz
 		*len = n;
 	return 0;
 }
+
+int
+text_line_check(const char *path, size_t max, char *out, size_t n)
+{
+	char err[64];
+	int fd = input_open(path, err, sizeof err);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? fd : -ENOMEM;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+	out[0] = '\0';
+	for (unsigned no = 1; !rc && (len = getline(&line, &cap, f)) > 0; no++) {
+		size_t chars = (size_t)len - (line[len - 1] == '\n');
+		if (chars > max)
+			snprintf(out, n, "line %u: %zu characters, at most %zu are read", no, chars, max);
+		else if (line[len - 1] != '\n')
+			snprintf(out, n, "line %u: no newline at the end of the file", no);
+		rc = out[0] ? 1 : 0;
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}

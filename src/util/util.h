@@ -50,4 +50,8 @@ int input_open(const char *path, char *err, size_t errlen);
  * bytes ("NAME: larger than N bytes" past it).  0 or -errno, err filled. */
 int input_read(const char *path, size_t max, char **buf, size_t *len, char *err,
 	       size_t errlen);
+/* The first line of a text file longer than max characters (newline not
+ * counted) or without a final newline: 1 with "line N: ..." in out, 0 when
+ * every line is fine, -errno when the file cannot be read. */
+int text_line_check(const char *path, size_t max, char *out, size_t n);
 #endif

@@ -82,6 +82,20 @@ test_inputs(void **state)
 	assert_int_equal(input_read(path, 10000, &buf, &len, err, sizeof err), 0);
 	free(buf);
 
+	/* the first line too long or unterminated, named */
+	char where[128];
+	assert_int_equal(text_line_check(path, 10000, where, sizeof where), 1);
+	assert_string_equal(where, "line 1: no newline at the end of the file");
+	assert_int_equal(text_line_check(path, 9999, where, sizeof where), 1);
+	assert_string_equal(where, "line 1: 10000 characters, at most 9999 are read");
+	f = fopen(path, "w");
+	fputs("ok\nfine\n", f);
+	fclose(f);
+	assert_int_equal(text_line_check(path, 4, where, sizeof where), 0);
+	assert_int_equal(text_line_check(path, 3, where, sizeof where), 1);
+	assert_string_equal(where, "line 2: 4 characters, at most 3 are read");
+	assert_int_equal(text_line_check(dir, 3, where, sizeof where), -EISDIR);
+
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
