@@ -65,6 +65,11 @@ set_simspeed(struct global_opts *g, const char *v)
 {
 	if (parse_double(v, &g->sim_speed) || g->sim_speed < 0 || g->sim_speed > 1e6)
 		return -EINVAL;
+	/* a crawling clock looks like a hang: 0 (virtual time) or at least 0.01 */
+	if (g->sim_speed > 0 && g->sim_speed < 0.01) {
+		fprintf(stderr, "diskscope: --sim-speed %s: 0 (virtual time) or 0.01 .. 1000000\n", v);
+		return -ECANCELED;
+	}
 	return 0;
 }
 
