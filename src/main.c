@@ -87,6 +87,10 @@ set_atatimeout(struct global_opts *g, const char *v)
 	double s;
 	if (parse_double(v, &s) || s <= 0 || s > 600)
 		return -EINVAL;
+	if (s < 0.01) {	/* would round to 0 ms, which means "the default" */
+		fprintf(stderr, "diskscope: --ata-timeout %s: 0.01 .. 600 seconds\n", v);
+		return -ECANCELED;
+	}
 	g->inv.ata_timeout_ms = (unsigned)(s * 1000);
 	return 0;
 }

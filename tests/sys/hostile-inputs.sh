@@ -36,6 +36,7 @@ expect 0 "--ata-blob x: $T/f: $FIFO" --ata-blob "x=$T/f" --no-ata list
 expect 2 "--sim-speed: bad value 'nan'" --sim-speed nan list
 expect 2 "--ata-timeout: bad value 'inf'" --ata-timeout inf list
 expect 2 "--sim-speed 1e-300: 0 (virtual time) or 0.01" --sim-speed 1e-300 list
+expect 2 "--ata-timeout 1e-10: 0.01 .. 600 seconds" --ata-timeout 1e-10 list
 expect 2 "--time 1e-10: at least 0.1 s" --demo run seqread sim:WD40EZRX --time 1e-10
 expect 2 "--time nan" --demo run seqread sim:WD40EZRX --time nan
 expect 2 "--region nan%:50%" --demo run seqread sim:WD40EZRX --region nan%:50%
