@@ -127,6 +127,18 @@ test_service_time_bounded(void **state)
 	assert_int_equal(res, -EIO);
 	assert_true(ns > 0 && ns <= (uint64_t)(SIM_MAX_IO_S * 1e9));
 	sim_drive_free(d);
+
+	/* the slowest model allowed: 0.1 MB/s x 0.001 = 100 B/s, so 1 MiB would
+	 * take ~3 hours; one I/O is capped at SIM_MAX_IO_S */
+	char text[2048];
+	const char *r = strstr(good, "rate = "), *after = strstr(good, "access_ms");
+	snprintf(text, sizeof text, "%.*srate = 0:0.1 1:0.1\n%s[flaws]\nslow = 0-4095 0.001\n",
+		 (int)(r - good), good, after);
+	assert_int_equal(sim_drive_parse(text, "crawl.drive", &m, err, sizeof err), 0);
+	assert_int_equal(sim_drive_new(&m, NULL, "c", 1, &d), 0);
+	ns = sim_drive_service(d, 0, 1u << 20, false, false, &res);
+	assert_int_equal(ns, (uint64_t)(SIM_MAX_IO_S * 1e9));
+	sim_drive_free(d);
 }
 
 static void
