@@ -131,6 +131,25 @@ tsan-all:
 	$(MAKE) $(TSAN_VARS) san-bins
 san-bins: $(B)/diskscope $(UNIT_BIN)
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang into their own
+# directory; `make fuzz` runs each for FUZZ_SECS seconds (tests/fuzz/run.sh).
+FUZZ_B    ?= build-fuzz
+FUZZ_CC   ?= clang-14
+FUZZ_SECS ?= 60
+FUZZ_BIN   = $(patsubst tests/fuzz/%.c,$(FUZZ_B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh tools/deps.sh fuzz
+	$(MAKE) B=$(FUZZ_B) CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' \
+	  SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' $(FUZZ_BIN)
+fuzz: fuzz-build
+	@FUZZ_SECS=$(FUZZ_SECS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo '  FUZZ    $@')
+	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_UI) $(LIBS_CORE)
+
 man-lint:
 	mandoc -Tlint -W warning man/diskscope.1 man/diskscope-theme.5
 
@@ -149,6 +168,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -34,13 +34,7 @@ struct gopt {
 static int
 parse_double(const char *v, double *out)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (errno || end == v || *end)
-		return -EINVAL;
-	*out = d;
-	return 0;
+	return str_to_double(v, out, NULL);	/* refuses NaN and infinities */
 }
 
 static int set_demo(struct global_opts *g, const char *v) { g->demo = true; g->inv.demo = true; return 0; }
@@ -74,6 +68,11 @@ set_simspeed(struct global_opts *g, const char *v)
 {
 	if (parse_double(v, &g->sim_speed) || g->sim_speed < 0 || g->sim_speed > 1e6)
 		return -EINVAL;
+	/* a crawling clock looks like a hang: 0 (virtual time) or at least 0.01 */
+	if (g->sim_speed > 0 && g->sim_speed < 0.01) {
+		fprintf(stderr, "diskscope: --sim-speed %s: 0 (virtual time) or 0.01 .. 1000000\n", v);
+		return -ECANCELED;
+	}
 	return 0;
 }
 
@@ -91,6 +90,10 @@ set_atatimeout(struct global_opts *g, const char *v)
 	double s;
 	if (parse_double(v, &s) || s <= 0 || s > 600)
 		return -EINVAL;
+	if (s < 0.01) {	/* would round to 0 ms, which means "the default" */
+		fprintf(stderr, "diskscope: --ata-timeout %s: 0.01 .. 600 seconds\n", v);
+		return -ECANCELED;
+	}
 	g->inv.ata_timeout_ms = (unsigned)(s * 1000);
 	return 0;
 }
@@ -100,8 +103,20 @@ set_blob(struct global_opts *g, const char *v)
 {
 	const char *eq = strchr(v, '=');
 	size_t i = g->inv.n_blobs;
-	if (!eq || eq == v || !eq[1] || i >= ARRAY_SIZE(g->blobs))
+	if (!eq || eq == v || !eq[1])
 		return -EINVAL;
+	if (i >= ARRAY_SIZE(g->blobs)) {
+		fprintf(stderr, "diskscope: --ata-blob %s: at most %zu --ata-blob options\n", v,
+			ARRAY_SIZE(g->blobs));
+		return -ECANCELED;
+	}
+	for (size_t k = 0; k < i; k++)
+		if (strlen(g->blobs[k].name) == (size_t)(eq - v) &&
+		    strncmp(g->blobs[k].name, v, (size_t)(eq - v)) == 0) {
+			fprintf(stderr, "diskscope: --ata-blob %s: drive %s already has a blob (%s)\n",
+				v, g->blobs[k].name, g->blobs[k].file);
+			return -ECANCELED;
+		}
 	if ((size_t)(eq - v) >= sizeof g->blobs[i].name || strlen(eq + 1) >= sizeof g->blobs[i].file)
 		return -ENAMETOOLONG;
 	memcpy(g->blobs[i].name, v, (size_t)(eq - v));
@@ -182,6 +197,8 @@ globals_extract(int argc, char **argv, struct global_opts *g)
 			val = argv[++i];
 		}
 		int rc = o->set(g, val);
+		if (rc == -ECANCELED)	/* the setter said why */
+			return -1;
 		if (rc) {
 			fprintf(stderr, "diskscope: %s: bad value '%s' (%s%s)\n", o->name, val ? val : "",
 				rc == -EINVAL ? "expected " : strerror(-rc), rc == -EINVAL ? o->arg : "");

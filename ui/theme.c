@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "theme.h"
 #include "util/embedded.h"
+#include "util/util.h"
 
 #ifndef DS_DATADIR
 #define DS_DATADIR "/usr/local/share/diskscope"
@@ -175,13 +176,25 @@ theme_parse_style(const char *s, struct theme_style *st, char *err, size_t errle
 struct parse_ctx {
 	struct theme *t;
 	const char *source;
-	int depth;
 	char msg[320];		/* the first error */
 	char inherit[64];
 	bool failed;
+	/* the line reader */
+	const char *pos;
+	int line;
+	bool too_long;
 };
 
-static int load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errlen);
+/* The themes being read, outermost first: a repeated source is a loop,
+ * reported with the whole chain. */
+struct chain {
+	int n;
+	char name[INHERIT_DEPTH + 2][64];
+	char source[INHERIT_DEPTH + 2][PATH_MAX + 16];
+};
+
+static int load_depth(const char *spec, struct theme *t, struct chain *ch, char *err,
+		      size_t errlen);
 
 static int
 fail(struct parse_ctx *c, const char *fmt, const char *a, const char *b)
@@ -227,37 +240,102 @@ on_key(void *user, const char *section, const char *name, const char *value)
 	return fail(c, "unknown key '%s'%s", key, "");
 }
 
-static int
-parse_depth(const char *text, const char *source, struct theme *t, int depth,
-	    char *err, size_t errlen)
+/* One line per call for inih; comment lines are handed over empty, so a
+ * long comment is never split into a setting, and a long setting is an
+ * error rather than two halves. */
+static char *
+line_reader(char *str, int num, void *stream)
 {
-	struct parse_ctx c = { .t = t, .source = source, .depth = depth };
+	struct parse_ctx *c = stream;
+	if (!*c->pos || c->too_long)
+		return NULL;
+	const char *nl = strchr(c->pos, '\n');
+	size_t len = nl ? (size_t)(nl - c->pos) + 1 : strlen(c->pos);
+	const char *start = c->pos, *s = start;
+	c->line++;
+	c->pos += len;
+	while (s < c->pos && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++;
+	if (s < c->pos && (*s == ';' || *s == '#')) {
+		snprintf(str, (size_t)num, "\n");
+		return str;
+	}
+	if (len >= (size_t)num) {
+		char what[32];
+		snprintf(what, sizeof(what), "%d", num - 2);
+		fail(c, "line longer than %s characters%s", what, "");
+		c->too_long = true;
+		return NULL;
+	}
+	memcpy(str, start, len);
+	str[len] = '\0';
+	return str;
+}
+
+static void
+chain_text(const struct chain *ch, int from, const char *last, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = from; i < ch->n && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s -> ", ch->name[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s", last);
+}
+
+static int
+parse_depth(const char *text, const char *source, const char *name, struct theme *t,
+	    struct chain *ch, char *err, size_t errlen)
+{
+	struct parse_ctx c = { .t = t, .source = source, .pos = text };
 	struct theme own;
 	int line;
 
+	for (int i = 0; i < ch->n; i++)
+		if (strcmp(ch->source[i], source) == 0) {
+			char loop[512];
+
+			chain_text(ch, i, name, loop, sizeof(loop));
+			snprintf(err, errlen, "%s: inherit loop: %s", ch->source[0], loop);
+			return -ELOOP;
+		}
+	if (ch->n > INHERIT_DEPTH) {
+		char deep[512];
+
+		chain_text(ch, 0, name, deep, sizeof(deep));
+		snprintf(err, errlen, "%s: theme.inherit nested deeper than %d: %s", ch->source[0],
+			 INHERIT_DEPTH, deep);
+		return -ELOOP;
+	}
+	snprintf(ch->name[ch->n], sizeof(ch->name[0]), "%s", name);
+	snprintf(ch->source[ch->n], sizeof(ch->source[0]), "%s", source);
+	ch->n++;
 	memset(&own, 0, sizeof(own));
 	c.t = &own;
-	line = ini_parse_string(text, on_key, &c);
-	if (line != 0) {
-		snprintf(err, errlen, "%s:%d: %s", source, line < 0 ? 0 : line,
+	line = ini_parse_stream(line_reader, &c, on_key, &c);
+	if (line != 0 || c.failed) {
+		snprintf(err, errlen, "%s:%d: %s", source, line <= 0 ? c.line : line,
 			 c.failed ? c.msg : "syntax error (expected [section] or key = value)");
+		ch->n--;
 		return -EINVAL;
 	}
 	memset(t, 0, sizeof(*t));
 	if (c.inherit[0]) {
 		char perr[384];
+		int rc = load_depth(c.inherit, t, ch, perr, sizeof(perr));
 
-		if (depth >= INHERIT_DEPTH) {
-			snprintf(err, errlen, "%s: theme.inherit nested too deep (a loop?)", source);
-			return -ELOOP;
+		if (rc == -ELOOP) {
+			snprintf(err, errlen, "%s", perr);
+			ch->n--;
+			return rc;
 		}
-		int rc = load_depth(c.inherit, t, depth + 1, perr, sizeof(perr));
-
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: theme.inherit = %s: %s", source, c.inherit, perr);
+			ch->n--;
 			return rc;
 		}
 	}
+	ch->n--;
 	for (int e = 0; e < EL_COUNT; e++)
 		if (own.st[e].set)
 			t->st[e] = own.st[e];
@@ -270,7 +348,10 @@ parse_depth(const char *text, const char *source, struct theme *t, int depth,
 int
 theme_parse_string(const char *text, const char *source, struct theme *t, char *err, size_t errlen)
 {
-	int rc = parse_depth(text, source, t, 0, err, errlen);
+	struct chain *ch = calloc(1, sizeof(*ch));
+	int rc = ch ? parse_depth(text, source, source, t, ch, err, errlen) : -ENOMEM;
+
+	free(ch);
 
 	if (rc == 0)
 		for (int e = 0; e < EL_COUNT; e++)
@@ -283,48 +364,15 @@ theme_parse_string(const char *text, const char *source, struct theme *t, char *
 }
 
 static int
-read_file(const char *path, char **out)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long len;
-
-	if (!f)
-		return -errno;
-	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
-		int e = -errno;
-
-		fclose(f);
-		return e;
-	}
-	if (len > 1 << 20) {
-		fclose(f);
-		return -EFBIG;
-	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	size_t got = fread(buf, 1, (size_t)len, f);
-
-	buf[got] = 0;
-	fclose(f);
-	*out = buf;
-	return 0;
-}
-
-static int
-parse_file(const char *path, struct theme *t, int depth, char *err, size_t errlen)
+parse_file(const char *path, const char *name, struct theme *t, struct chain *ch, char *err,
+	   size_t errlen)
 {
 	char *text = NULL;
-	int rc = read_file(path, &text);
+	int rc = input_read(path, 1 << 20, &text, NULL, err, errlen);
 
-	if (rc < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	if (rc < 0)
 		return rc;
-	}
-	rc = parse_depth(text, path, t, depth, err, errlen);
+	rc = parse_depth(text, path, name, t, ch, err, errlen);
 	free(text);
 	if (rc == 0 && !t->name[0]) {
 		const char *b = strrchr(path, '/');
@@ -344,7 +392,7 @@ is_file_spec(const char *spec)
 }
 
 static int
-load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errlen)
+load_depth(const char *spec, struct theme *t, struct chain *ch, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -352,7 +400,7 @@ load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errle
 	if (!spec || !*spec)
 		spec = "default";
 	if (is_file_spec(spec))
-		return parse_file(spec, t, depth, err, errlen);
+		return parse_file(spec, spec, t, ch, err, errlen);
 	if (xdg && *xdg)
 		snprintf(path, sizeof(path), "%s/diskscope/themes/%s.theme", xdg, spec);
 	else if (home && *home)
@@ -360,10 +408,10 @@ load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errle
 	else
 		path[0] = 0;
 	if (path[0] && access(path, R_OK) == 0)
-		return parse_file(path, t, depth, err, errlen);
+		return parse_file(path, spec, t, ch, err, errlen);
 	snprintf(path, sizeof(path), "%s/themes/%s.theme", DS_DATADIR, spec);
 	if (access(path, R_OK) == 0)
-		return parse_file(path, t, depth, err, errlen);
+		return parse_file(path, spec, t, ch, err, errlen);
 	snprintf(path, sizeof(path), "themes/%s.theme", spec);
 	const struct embedded_file *ef = embedded_find(path);
 
@@ -375,7 +423,7 @@ load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errle
 	char src[PATH_MAX + 16];
 
 	snprintf(src, sizeof(src), "%s (built-in)", path);
-	int rc = parse_depth(ef->data, src, t, depth, err, errlen);
+	int rc = parse_depth(ef->data, src, spec, t, ch, err, errlen);
 
 	if (rc == 0 && !t->name[0])
 		snprintf(t->name, sizeof(t->name), "%s", spec);
@@ -385,7 +433,10 @@ load_depth(const char *spec, struct theme *t, int depth, char *err, size_t errle
 int
 theme_load(const char *spec, struct theme *t, char *err, size_t errlen)
 {
-	int rc = load_depth(spec, t, 0, err, errlen);
+	struct chain *ch = calloc(1, sizeof(*ch));
+	int rc = ch ? load_depth(spec, t, ch, err, errlen) : -ENOMEM;
+
+	free(ch);
 
 	if (rc == 0)
 		for (int e = 0; e < EL_COUNT; e++)
@@ -401,8 +452,11 @@ int
 theme_check_file(const char *file, char *err, size_t errlen)
 {
 	struct theme t;
+	struct chain *ch = calloc(1, sizeof(*ch));
+	int rc = ch ? parse_file(file, file, &t, ch, err, errlen) : -ENOMEM;
 
-	return parse_file(file, &t, 0, err, errlen);
+	free(ch);
+	return rc;
 }
 
 size_t

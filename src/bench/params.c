@@ -20,6 +20,7 @@ const struct bench_param bp_time = {
 	.help = "measured time per step (10, 500ms, 2m; 0: one pass over the region)",
 	.bad = "a duration (10, 10s, 500ms, 2m; 0 = one pass over the region)",
 	.min = 0, .max = 1e8,	/* ~3 years: past that the ns clock wraps */
+	.min_nonzero = 0.1,	/* shorter than one sample: nothing to measure */
 };
 
 const struct bench_param bp_ramp = {

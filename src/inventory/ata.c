@@ -25,6 +25,44 @@ word_valid(uint16_t w)
 	return w != 0 && w != 0xFFFF;
 }
 
+static bool
+pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int
+ata_identify_check(const uint8_t *id, char *reason, size_t n)
+{
+	bool all_zero = true, all_ff = true;
+	for (int i = 0; i < ATA_BLOB_SECTOR; i++) {
+		all_zero &= id[i] == 0;
+		all_ff &= id[i] == 0xFF;
+	}
+	if (all_zero) {
+		snprintf(reason, n, "IDFY record is all zeros");
+		return -EINVAL;
+	}
+	if (all_ff) {
+		snprintf(reason, n, "IDFY record is all 0xFF bytes (no device answered)");
+		return -EINVAL;
+	}
+	/* Word 255: signature 0xA5 in the low byte, then the checksum byte
+	 * makes the sum of all 512 bytes 0 (mod 256).  Without the signature
+	 * there is nothing to check (older drives). */
+	if (id[510] == 0xA5) {
+		unsigned sum = 0;
+		for (int i = 0; i < ATA_BLOB_SECTOR; i++)
+			sum += id[i];
+		if (sum & 0xFF) {
+			snprintf(reason, n, "IDENTIFY checksum (word 255) does not match: the bytes "
+				 "sum to 0x%02X, not 0 (corrupt record)", sum & 0xFF);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* ATA strings: two characters per word, high byte first; NULs and other
  * control bytes become spaces; leading/trailing spaces dropped. */
 static void
@@ -57,8 +95,11 @@ ata_identify_decode(const uint16_t words[256], struct ata_identify *out)
 	id_string(w, 23, 4, out->firmware, sizeof out->firmware);
 	id_string(w, 27, 20, out->model, sizeof out->model);
 
-	/* Sector sizes (smartctl ata_get_size_info): word 106 only when 15:14 = 01. */
+	/* Sector sizes (smartctl ata_get_size_info): word 106 only when 15:14 = 01.
+	 * Not reported: ATA's (and smartctl's) 512/512, marked by
+	 * sector_size_reported = false. */
 	uint64_t logical = 512, physical = 512;
+	bool sizes_ok = true;
 	if ((w[106] & 0xC000) == 0x4000) {
 		out->sector_size_reported = true;
 		if (w[106] & (1u << 12)) {
@@ -69,29 +110,35 @@ ata_identify_decode(const uint16_t words[256], struct ata_identify *out)
 		physical = logical;
 		if (w[106] & (1u << 13))
 			physical = logical << (w[106] & 0xF);
+		/* crafted words: a logical size no drive has is unknown, not 8 GiB */
+		sizes_ok = pow2(logical) && logical <= ATA_MAX_SECTOR && physical <= ATA_MAX_PHYS;
+	}
+	if (sizes_ok) {
 		DS_SET(out->logical, logical);
 		DS_SET(out->physical, physical);
 	} else {
-		/* Not reported: ATA's 512/512 is the honest assumption, kept unknown. */
-		out->logical.v = 512;
-		out->physical.v = 512;
+		logical = 512;	/* for nothing below: capacity and alignment stay unknown */
 	}
 
 	/* Alignment of LBA 0 within the physical sector (word 209, 15:14 = 01). */
-	if ((w[209] & 0xC000) == 0x4000)
+	if (sizes_ok && (w[209] & 0xC000) == 0x4000)
 		DS_SET(out->alignment_offset, (uint64_t)(w[209] & 0x3FFF) * logical);
 
 	/* Capacity: LBA48 (100-103) when word 83 is valid and bit 10 set; else
-	 * LBA28 (60-61) when word 49 says LBA is supported. */
+	 * LBA28 (60-61) when word 49 says LBA is supported.  Bounded: past 2^48
+	 * sectors (the LBA48 limit) or ATA_MAX_BYTES it is unknown, never a
+	 * wrapped or negative number. */
 	uint64_t s48 = (uint64_t)w[100] | ((uint64_t)w[101] << 16) |
 		       ((uint64_t)w[102] << 32) | ((uint64_t)w[103] << 48);
 	uint64_t s28 = (uint64_t)w[60] | ((uint64_t)w[61] << 16);
 	out->lba48 = (w[83] & 0xC000) == 0x4000 && (w[83] & (1u << 10));
-	if (out->lba48 && s48)
-		DS_SET(out->sectors, s48);
-	else if ((w[49] & (1u << 9)) && s28)
+	if (out->lba48 && s48) {
+		if (s48 < (1ull << 48))
+			DS_SET(out->sectors, s48);
+	} else if ((w[49] & (1u << 9)) && s28 && s28 < (1u << 28)) {
 		DS_SET(out->sectors, s28);
-	if (out->sectors.known)
+	}
+	if (out->sectors.known && sizes_ok && out->sectors.v <= ATA_MAX_BYTES / logical)
 		DS_SET(out->capacity_bytes, out->sectors.v * logical);
 
 	/* Rotation (word 217): 1 = non-rotating, 0x401..0xFFFE = rpm. */
@@ -102,13 +149,16 @@ ata_identify_decode(const uint16_t words[256], struct ata_identify *out)
 		DS_SET(out->rotation_rpm, w[217]);
 	}
 
-	/* TRIM (169 bit 0); what a read after TRIM returns only means something with TRIM. */
-	DS_SET(out->trim, w[169] & 1u);
-	if (out->trim.v) {
+	/* TRIM (169 bit 0); what a read after TRIM returns only means something
+	 * with TRIM.  0xFFFF is no answer (an absent device reads all ones). */
+	if (w[169] != 0xFFFF)
+		DS_SET(out->trim, w[169] & 1u);
+	if (out->trim.known && out->trim.v && w[69] != 0xFFFF) {
 		DS_SET(out->trim_deterministic, (w[69] >> 14) & 1u);
 		DS_SET(out->trim_zeroed, (w[69] >> 5) & 1u);
 	}
-	DS_SET(out->zoned, w[69] & 3u);
+	if (w[69] != 0xFFFF)
+		DS_SET(out->zoned, w[69] & 3u);
 
 	/* SATA (word 76 valid): NCQ bit 8 with depth in 75 bits 4:0; gens bits 3:1. */
 	if (word_valid(w[76])) {
@@ -394,16 +444,10 @@ ata_from_blob(const void *blob, size_t len, struct ata_info *out)
 	}
 
 	uint16_t w[256];
-	bool all_zero = true;
-	for (int i = 0; i < 256; i++) {
-		w[i] = (uint16_t)(rec[0][2 * i] | (rec[0][2 * i + 1] << 8));
-		if (w[i])
-			all_zero = false;
-	}
-	if (all_zero) {
-		snprintf(out->reason, sizeof out->reason, "IDFY record is all zeros");
+	if (ata_identify_check(rec[0], out->reason, sizeof out->reason))
 		return -EINVAL;
-	}
+	for (int i = 0; i < 256; i++)
+		w[i] = (uint16_t)(rec[0][2 * i] | (rec[0][2 * i + 1] << 8));
 	ata_identify_decode(w, &out->id);
 	out->state = ATA_OK;
 	out->reason[0] = '\0';
@@ -456,17 +500,12 @@ ata_from_blob_file(const char *file, struct ata_info *out)
 	memset(out, 0, sizeof *out);
 	out->state = ATA_FAILED;
 	snprintf(out->via, sizeof out->via, "blob");
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(out->reason, sizeof out->reason, "%s: %s", file, strerror(e));
-		return -e;
-	}
+	int fd = input_open(file, out->reason, sizeof out->reason);
+	if (fd < 0)
+		return fd;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > BLOB_MAX) {
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 || (uint64_t)st.st_size > BLOB_MAX) {
 		snprintf(out->reason, sizeof out->reason, "%s: %s", file,
-			 !S_ISREG(st.st_mode) ? "not a regular file" :
 			 st.st_size <= 0 ? "empty file" : "too large for a blob (over 1 MiB)");
 		close(fd);
 		return -EINVAL;
@@ -535,6 +574,14 @@ ata_apply_identify(struct drive *d)
 		snprintf(d->sector_source, sizeof d->sector_source, "identify");
 		if (id->alignment_offset.known && !d->alignment_offset.known)
 			d->alignment_offset = id->alignment_offset;
+	} else if (!id->sector_size_reported &&
+		   (!d->physical.known || (d->logical.v == 512 && d->physical.v == 512)) &&
+		   (!d->logical.known || d->logical.v == 512)) {
+		/* No valid word 106: ATA (and smartctl) mean 512/512; shown, and
+		 * marked as not reported by the drive. */
+		DS_SET(d->logical, 512);
+		DS_SET(d->physical, 512);
+		snprintf(d->sector_source, sizeof d->sector_source, "ata-default");
 	}
 	if (id->rotation_rpm.known)
 		d->rotation_rpm = id->rotation_rpm;

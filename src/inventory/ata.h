@@ -6,13 +6,23 @@
 #include <stdint.h>
 #include "inventory/inventory.h"
 
-/* Decode 256 IDENTIFY words (host order) with smartctl's validity rules. Pure. */
+/* Decode 256 IDENTIFY words (host order) with smartctl's validity rules.
+ * Pure.  Implausible values (sizes no drive has, capacities past the LBA48
+ * limit or ATA_MAX_BYTES) stay unknown.  Without a valid word 106 the sizes
+ * are 512/512 with sector_size_reported false. */
+#define ATA_MAX_SECTOR 65536u		/* largest logical sector believed */
+#define ATA_MAX_PHYS (1u << 20)		/* largest physical sector believed */
+#define ATA_MAX_BYTES (1ull << 56)	/* 72 PB: past that a capacity is nonsense */
 void ata_identify_decode(const uint16_t words[256], struct ata_identify *out);
 
 /* Parse a libatasmart blob (IDFY/SMST/SMDT/SMTH records, every length checked):
  * IDENTIFY by our decoder, SMART by libatasmart.  0 or -errno (EINVAL corrupt,
  * ENODATA no IDFY); out->reason says what was wrong. */
 int ata_from_blob(const void *blob, size_t len, struct ata_info *out);
+/* Is a raw 512-byte IDENTIFY usable at all?  All zeros or all 0xFF (no
+ * device), or a word-255 checksum that does not match: -EINVAL with a
+ * reason.  Pure. */
+int ata_identify_check(const uint8_t *id, char *reason, size_t n);
 int ata_from_blob_file(const char *file, struct ata_info *out);
 
 /* Query a device: libatasmart first, then our own ATA PASS-THROUGH(16) over

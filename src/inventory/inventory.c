@@ -263,8 +263,13 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	if (rc < 0) {
 		inv->incomplete = true;
 		if (o->pci_dump) {	/* the user named this file: a bad one is an error */
-			snprintf(inv->error, sizeof inv->error, "pci dump %s: %s", o->pci_dump,
-				 strerror(-rc));
+			/* the scan's last note says why (line, expectation) */
+			if (inv->notes.n)
+				snprintf(inv->error, sizeof inv->error, "%s",
+					 inv->notes.v[inv->notes.n - 1]);
+			else
+				snprintf(inv->error, sizeof inv->error, "pci dump %s: %s",
+					 o->pci_dump, strerror(-rc));
 			return rc;
 		}
 		strlist_addf(&inv->notes, "controllers: %s", strerror(-rc));

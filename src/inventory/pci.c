@@ -230,11 +230,13 @@ sysfs_link(const char *root, const char *addr, struct pci_link *l)
 		    read_text(p, vals[i], sizes[i]))
 			return false;
 	char *end;
-	double cap = strtod(ms, &end);
-	/* "Unknown": root-complex integrated functions have no link */
-	if (end == ms)
+	double cap, sta;
+	const char *rest;
+	/* "Unknown": root-complex integrated functions have no link ("8.0 GT/s PCIe") */
+	if (str_to_double(ms, &cap, &rest))
 		return false;
-	double sta = strtod(cs, &end);
+	if (str_to_double(cs, &sta, &rest))
+		sta = 0;
 	unsigned long capw = strtoul(mw, &end, 10), staw = strtoul(cw, &end, 10);
 	unsigned cap_code = 0, sta_code = 0;
 	for (unsigned c = 1; c < ARRAY_SIZE(pcie_speeds); c++) {
@@ -607,16 +609,14 @@ pscan_open(struct pscan *s, struct inventory *inv, const char *dump_file,
 	if (dump_file) {
 		/* libpci reports a missing file only through its error
 		 * callback; look first so the caller gets the errno. */
-		struct stat st;
-		FILE *f = fopen(dump_file, "r");
-		int e = !f ? errno : fstat(fileno(f), &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-		if (f)
-			fclose(f);
-		if (e) {
-			strlist_addf(&inv->notes, "pci dump %s: %s", dump_file, strerror(e));
+		char why[300];
+		int fd = input_open(dump_file, why, sizeof why);
+		if (fd < 0) {
+			strlist_addf(&inv->notes, "pci dump %s", why);
 			inv->incomplete = true;
-			return -e;
+			return fd;
 		}
+		close(fd);
 	} else {
 		s->sysfs_root = sysfs_root ? sysfs_root : "/sys";
 	}
@@ -653,6 +653,13 @@ pscan_open(struct pscan *s, struct inventory *inv, const char *dump_file,
 	if (rc) {
 		/* libpci prefixes dump errors with "dump: "; the note names the file. */
 		const char *why = strncmp(err, "dump: ", 6) == 0 ? err + 6 : err;
+		/* libpci's dump reader (fgets into 256 bytes) names no line */
+		char where[160];
+		if (dump_file && text_line_check(dump_file, 254, where, sizeof where) > 0) {
+			snprintf(p, sizeof p, "%s (expected `lspci -xxx` output: 'BB:DD.F name' "
+				 "headers, then 'OO: xx xx ...' hex lines)", where);
+			why = p;
+		}
 		inv->incomplete = true;
 		if (s->a->devices)
 			strlist_addf(&inv->notes, "%s: %s (the rest of the file not read)",

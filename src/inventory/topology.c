@@ -218,7 +218,8 @@ topology_link(struct inventory *inv)
 			if (inv->drv[i].controller == (int)k && !strlist_has(l, inv->drv[i].name))
 				if (strlist_add(l, inv->drv[i].name) < 0)
 					return -ENOMEM;
-		qsort_r(l->v, l->n, sizeof *l->v, cmp_by_port, inv);
+		if (l->n > 1)	/* qsort_r(NULL, 0) is undefined */
+			qsort_r(l->v, l->n, sizeof *l->v, cmp_by_port, inv);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@ sector_label(const struct drive *d)
 {
 	if (!d->logical.known || !d->physical.known)
 		return "?";
+	if (strcmp(d->sector_source, "ata-default") == 0)
+		return "512?";	/* 512/512 assumed: the drive reports no sizes */
 	if (d->logical.v == 512 && d->physical.v == 512)
 		return "512n";
 	if (d->logical.v == 512 && d->physical.v == 4096)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "report/doc.h"
 #include "report/run.h"
+#include "util/util.h"
 
 const char *
 run_errno_name(int e, char *buf, size_t n)
@@ -886,43 +887,12 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 static struct json_object *
 load_doc(const char *path, char *err, size_t errlen, int *rcp)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
-	struct stat st;
+	char *buf;
+	size_t len;
+	*rcp = input_read(path, 256u << 20, &buf, &len, err, errlen);	/* a FIFO must not block */
+	if (*rcp)
+		return NULL;
 	*rcp = -EINVAL;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		*rcp = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (256 << 20)) {
-		snprintf(err, errlen, "%s: %s", path, S_ISDIR(st.st_mode) ? "a directory, not a result file" :
-			 !S_ISREG(st.st_mode) ? "not a regular file" : "over 256 MiB, not a result file");
-		close(fd);
-		return NULL;
-	}
-	size_t len = (size_t)st.st_size, got = 0;
-	char *buf = malloc(len + 1);
-	while (buf && got < len) {
-		ssize_t k = read(fd, buf + got, len - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			*rcp = k < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "%s: %s", path, k < 0 ? strerror(errno) : "shrank while read");
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		got += (size_t)k;
-	}
-	close(fd);
-	if (!buf) {
-		*rcp = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *doc = NULL;
 	size_t end = len;

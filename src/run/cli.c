@@ -57,9 +57,8 @@ region_side(const char *s, size_t len, bool *pct, double *frac, uint64_t *lba)
 	char *end;
 	if (b[len - 1] == '%') {
 		b[len - 1] = 0;
-		errno = 0;
-		double f = strtod(b, &end);
-		if (errno || *end || end == b || f < 0 || f > 100)
+		double f;
+		if (str_to_double(b, &f, NULL) || f < 0 || f > 100)	/* "nan%" too */
 			return -EINVAL;
 		*pct = true;
 		*frac = f / 100;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/util.h"
 #include "run/runner.h"
 
 int
@@ -43,10 +44,9 @@ parse_seconds(const char *s, double *out)
 {
 	if (!s || !*s)
 		return -EINVAL;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	const char *end;
+	double v;
+	if (str_to_double(s, &v, &end) || v < 0)	/* no NaN, no infinity */
 		return -EINVAL;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
 		;
@@ -159,6 +159,11 @@ bench_param_parse(const struct bench_param *bp, const char *text, struct bench_v
 		rc = -EINVAL;
 	if (rc) {
 		snprintf(err, errlen, "--%s %s: %s", bp->name, text, bp->bad ? bp->bad : "bad value");
+		return -EINVAL;
+	}
+	if (x > 0 && x < bp->min_nonzero) {	/* e.g. a time shorter than one sample */
+		snprintf(err, errlen, "--%s %s: at least %g%s (or 0)", bp->name, text, bp->min_nonzero,
+			 bp->kind == BP_DURATION ? " s" : "");
 		return -EINVAL;
 	}
 	v->num = x;

@@ -35,6 +35,7 @@ struct bench_param {
 	const char *help;		/* one line */
 	const char *bad;		/* the reason in "--name VALUE: <bad>" */
 	double min, max;		/* range (size in bytes, duration in seconds) */
+	double min_nonzero;		/* 0, or at least this (a --time shorter than a sample) */
 	double multiple;		/* size: a multiple of this, 0 any */
 	const char *const *choices;	/* BP_CHOICE: NULL-terminated */
 	const struct bench_alias *aliases;	/* optional, {NULL} terminated */

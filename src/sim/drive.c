@@ -391,5 +391,11 @@ sim_drive_service(struct sim_drive *d, uint64_t off, uint32_t len, bool write, b
 		d->buf_start = d->buf_end = 0;
 	}
 	d->last_end = off + len;
+	/* time always advances, and by a bounded step: a degenerate rate must
+	 * not stall the clock nor jump it past what the runner can catch up */
+	if (!(sec > 1e-9))
+		sec = 1e-9;
+	if (sec > SIM_MAX_IO_S)
+		sec = SIM_MAX_IO_S;
 	return (uint64_t)llround(sec * NS);
 }

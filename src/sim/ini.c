@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 #include "sim/ini.h"
+#include "util/util.h"
+
 
 void
 sim_ini_fail(struct sim_ini *p, int line, const char *fmt, ...)
@@ -27,17 +29,7 @@ sim_ini_fail(struct sim_ini *p, int line, const char *fmt, ...)
 int
 sim_parse_dbl(const char *s, double *v)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (end == s || errno || !isfinite(d))
-		return -EINVAL;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -EINVAL;
-	*v = d;
-	return 0;
+	return str_to_double(s, v, NULL);
 }
 
 int
@@ -239,9 +231,16 @@ reader(char *str, int num, void *stream)
 	memcpy(str, p->pos, len);
 	str[len] = '\0';
 	p->pos += len;
+	/* Lines go to inih without leading white space (\v and \f too): an
+	 * indented line would otherwise be a continuation of the previous value
+	 * to inih, or a section to inih and not to us (the rig parser indexed
+	 * controller -1).  So indented keys are keys, and we see the sections
+	 * inih sees. */
+	size_t lead = 0;
+	while (isspace((unsigned char)str[lead]))
+		lead++;
+	memmove(str, str + lead, len - lead + 1);
 	const char *s = str;
-	while (*s == ' ' || *s == '\t')
-		s++;
 	if (*s == '[') {
 		p->n_sections++;
 		p->section_line = p->line;
@@ -251,6 +250,19 @@ reader(char *str, int num, void *stream)
 			n = sizeof p->section - 1;
 		memcpy(p->section, s + 1, n);
 		p->section[n] = '\0';
+		/* a section given twice would silently override the first */
+		bool again = p->repeat_section && strcasecmp(p->section, p->repeat_section) == 0;
+		for (size_t i = 0; !again && i < p->n_seen_sections; i++)
+			if (strcasecmp(p->seen_section[i].name, p->section) == 0) {
+				sim_ini_fail(p, p->line, "section [%s] given twice (first on line %d)",
+					     p->section, p->seen_section[i].line);
+				break;
+			}
+		if (!again && p->n_seen_sections < ARRAY_SIZE(p->seen_section)) {
+			snprintf(p->seen_section[p->n_seen_sections].name,
+				 sizeof p->seen_section[0].name, "%s", p->section);
+			p->seen_section[p->n_seen_sections++].line = p->line;
+		}
 	}
 	return str;
 }

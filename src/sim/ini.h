@@ -51,6 +51,13 @@ struct sim_ini {
 	bool failed;
 	char err[320];
 	void *user;		/* for the caller's custom callback */
+	/* sections seen (a repeat is an error, except repeat_section) */
+	const char *repeat_section;
+	struct {
+		char name[64];
+		int line;
+	} seen_section[16];
+	size_t n_seen_sections;
 };
 
 /* Parse text into p->obj. 0 or -EINVAL (p->err "file:line: message"). */

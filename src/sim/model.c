@@ -87,8 +87,14 @@ parse_curve(struct sim_drive_model *m, const char *v, char *msg, size_t ml)
 			snprintf(msg, ml, "rate: '%s:%s' is not POSITION:MBPS", tok, colon + 1);
 			return -EINVAL;
 		}
-		if (f < 0 || f > 1 || r <= 0 || r > 100000) {
-			snprintf(msg, ml, "rate: %g:%g out of range (position 0..1, rate > 0)", f, r);
+		if (f < 0 || f > 1) {
+			snprintf(msg, ml, "rate: position %g out of range (0..1)", f);
+			return -EINVAL;
+		}
+		/* below this an I/O would take hours of simulated time */
+		if (r < SIM_MIN_MBPS || r > 100000) {
+			snprintf(msg, ml, "rate: %g MB/s at position %g out of range (%g..100000 MB/s: "
+				 "slower than any drive that still answers)", r, f, SIM_MIN_MBPS);
 			return -EINVAL;
 		}
 		if (m->n_curve == SIM_MAX_CURVE) {
@@ -131,7 +137,7 @@ parse_region(struct sim_region *r, bool slow, const char *v, char *msg, size_t m
 		return -EINVAL;
 	}
 	r->start = a;
-	r->end = b + 1;
+	r->end = b == UINT64_MAX ? UINT64_MAX : b + 1;	/* past every disk: drive_validate says so */
 	r->factor = 1;
 	r->extra_ms = 0;
 	if (!slow && fac) {
@@ -139,8 +145,10 @@ parse_region(struct sim_region *r, bool slow, const char *v, char *msg, size_t m
 		return -EINVAL;
 	}
 	if (slow) {
-		if (!fac || sim_parse_dbl(fac, &r->factor) || r->factor <= 0 || r->factor > 1) {
-			snprintf(msg, ml, "slow: needs a rate factor in (0, 1] after the range");
+		if (!fac || sim_parse_dbl(fac, &r->factor) || r->factor < SIM_MIN_SLOW ||
+		    r->factor > 1) {
+			snprintf(msg, ml, "slow: needs a rate factor in [%g, 1] after the range",
+				 SIM_MIN_SLOW);
 			return -EINVAL;
 		}
 		if (extra && (sim_parse_dbl(extra, &r->extra_ms) || r->extra_ms < 0 ||
@@ -370,34 +378,13 @@ sim_curve_rate(const struct sim_drive_model *m, double frac)
 int
 sim_read_file(const char *file, char **text, char *err, size_t errlen)
 {
-	FILE *f = fopen(file, "r");
-	if (!f) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", file, strerror(e));
-		return -e;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-		if (n + 1 < cap)
-			break;
-		if (cap >= (1u << 20)) {
-			snprintf(err, errlen, "%s: larger than 1 MiB, not a model file", file);
-			free(buf);
-			fclose(f);
-			return -EFBIG;
-		}
-		char *nb = realloc(buf, cap *= 2);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	fclose(f);
-	if (!buf)
-		return -ENOMEM;
-	buf[n] = '\0';
+	size_t n;
+	char *buf;
+	int r = input_read(file, 1u << 20, &buf, &n, err, errlen);
+	if (r == -EFBIG)
+		snprintf(err, errlen, "%s: larger than 1 MiB, not a model file", file);
+	if (r)
+		return r;
 	if (memchr(buf, '\0', n)) {
 		snprintf(err, errlen, "%s: contains NUL bytes, not a text file", file);
 		free(buf);

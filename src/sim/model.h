@@ -11,6 +11,9 @@
 #define SIM_MAX_REGIONS 8
 #define SIM_MAX_SCALING 16
 #define SIM_MAX_PORTS 16
+#define SIM_MIN_MBPS 0.1	/* slowest rate a model may give (MB/s) */
+#define SIM_MIN_SLOW 0.001	/* smallest slow-region rate factor */
+#define SIM_MAX_IO_S 600.0	/* one simulated I/O never takes longer (s) */
 
 struct sim_curve_pt {
 	double frac;			/* position 0 (outer) .. 1 (inner) */

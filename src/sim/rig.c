@@ -165,6 +165,10 @@ rig_custom(struct sim_ini *p, const struct sim_key *k, const char *v, char *msg,
 		r->ctrl[r->n_ctrl].bus = (unsigned)r->n_ctrl + 1;
 		r->n_ctrl++;
 	}
+	if (!r->n_ctrl) {	/* cannot happen with the reader's section count; be sure */
+		snprintf(msg, ml, "'%s' outside a [controller] section", k->name);
+		return -EINVAL;
+	}
 	size_t ci = r->n_ctrl - 1;
 	struct sim_rig_ctrl *c = &r->ctrl[ci];
 	if (strcmp(k->name, "hba") == 0) {
@@ -205,7 +209,8 @@ sim_rig_parse(const char *text, const char *file, struct sim_rig *out, char *err
 	if (!s)
 		return -ENOMEM;
 	struct sim_ini p = { .file = file, .keys = rig_keys, .n_keys = ARRAY_SIZE(rig_keys),
-			     .obj = &s->r, .custom = rig_custom, .user = s };
+			     .obj = &s->r, .custom = rig_custom, .user = s,
+			     .repeat_section = "controller" };
 	int r = sim_ini_run(&p, text);
 	struct sim_rig *rig = &s->r;
 	for (size_t i = 0; !r && i < rig->n_ctrl; i++) {

@@ -2,11 +2,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util/util.h"
 
@@ -131,4 +133,159 @@ now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int
+str_to_double(const char *s, double *v, const char **rest)
+{
+	if (!s)
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	/* ERANGE on underflow (1e-400) is a tiny number, not an error */
+	if (end == s || !isfinite(d) || (errno == ERANGE && fabs(d) > 1))
+		return -EINVAL;
+	if (rest) {
+		*rest = end;
+	} else {
+		while (isspace((unsigned char)*end))
+			end++;
+		if (*end)
+			return -EINVAL;
+	}
+	*v = d;
+	return 0;
+}
+
+static const char *
+file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "fifo" : S_ISCHR(m) ? "character device" : S_ISBLK(m) ? "block device"
+	       : S_ISSOCK(m) ? "socket" : "special file";
+}
+
+int
+input_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, e == EISDIR ? "is a directory" : strerror(e));
+		return -e;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: is a directory", path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+int
+input_read(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen)
+{
+	*buf = NULL;
+	if (len)
+		*len = 0;
+	int fd = input_open(path, err, errlen);
+	if (fd < 0)
+		return fd;
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap);
+	int rc = 0;
+	while (b) {
+		if (n + 1 >= cap) {
+			if (cap > max) {
+				snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+				rc = -EFBIG;
+				break;
+			}
+			char *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, b + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (!b) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	if (!rc && n > max) {
+		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		rc = -EFBIG;
+	}
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int
+text_line_check(const char *path, size_t max, char *out, size_t n)
+{
+	char err[64];
+	int fd = input_open(path, err, sizeof err);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? fd : -ENOMEM;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+	out[0] = '\0';
+	for (unsigned no = 1; !rc && (len = getline(&line, &cap, f)) > 0; no++) {
+		size_t chars = (size_t)len - (line[len - 1] == '\n');
+		if (chars > max)
+			snprintf(out, n, "line %u: %zu characters, at most %zu are read", no, chars, max);
+		else if (line[len - 1] != '\n')
+			snprintf(out, n, "line %u: no newline at the end of the file", no);
+		rc = out[0] ? 1 : 0;
+	}
+	free(line);
+	fclose(f);
+	return rc;
 }

@@ -33,4 +33,25 @@ void strtrimcpy(char *dst, size_t n, const char *src);
 bool str_isdigits(const char *s);
 
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
+
+/* A finite double from text (strtod syntax).  rest NULL: nothing may follow
+ * but spaces; else *rest points past the number.  NaN, infinities, overflow
+ * and empty text are -EINVAL: every double a user types goes through here. */
+int str_to_double(const char *s, double *v, const char **rest);
+
+/* Open a file the user named as input (a blob, dump, model, rig, theme,
+ * saved result).  Never blocks: a FIFO or device would hang open() or
+ * read(), so it is opened O_NONBLOCK, checked with fstat and refused unless
+ * it is a regular file ("NAME: is a directory", "NAME: not a regular file
+ * (fifo)"); then O_NONBLOCK is cleared.  fd, or -errno with err filled
+ * ("NAME: reason"). */
+int input_open(const char *path, char *err, size_t errlen);
+/* The same, read whole into a NUL-terminated malloc'd buffer of at most max
+ * bytes ("NAME: larger than N bytes" past it).  0 or -errno, err filled. */
+int input_read(const char *path, size_t max, char **buf, size_t *len, char *err,
+	       size_t errlen);
+/* The first line of a text file longer than max characters (newline not
+ * counted) or without a final newline: 1 with "line N: ..." in out, 0 when
+ * every line is fine, -errno when the file cannot be read. */
+int text_line_check(const char *path, size_t max, char *out, size_t n);
 #endif

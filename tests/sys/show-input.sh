@@ -46,5 +46,5 @@ mut str 'r0["seconds"] = "ten"'
 refused "$T/str.json" "seconds: not a number"
 mkfifo "$T/fifo.json"
 refused "$T/fifo.json" "not a regular file"
-refused "$T" "a directory"
+refused "$T" "is a directory"
 echo PASS

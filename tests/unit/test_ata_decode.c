@@ -137,9 +137,11 @@ test_w106_invalid_not_reported(void **state)
 		w[106] = bad[i];
 		struct ata_identify id = decode();
 		assert_false(id.sector_size_reported);
-		assert_false(id.logical.known);
-		assert_false(id.physical.known);
-		assert_int_equal(id.physical.v, 512);	/* the assumption, kept unknown */
+		/* ATA's (and smartctl's) 512/512, marked by sector_size_reported */
+		assert_true(id.logical.known);
+		assert_true(id.physical.known);
+		assert_int_equal(id.logical.v, 512);
+		assert_int_equal(id.physical.v, 512);
 	}
 }
 

@@ -83,7 +83,8 @@ test_malformed_line(void **state)
 	memset(&inv, 0, sizeof inv);
 	assert_int_equal(pci_scan(&inv, path, NULL), 0);
 	print_notes(&inv);
-	assert_non_null(note_with(&inv, path, "line too long"));
+	/* which line, and why (libpci itself names neither) */
+	assert_non_null(note_with(&inv, path, "line 19: 304 characters"));
 	assert_int_equal(inv.notes.n, 1);
 	assert_true(inv.incomplete);
 	/* The function before the bad line still shows, decoded. */
@@ -166,7 +167,7 @@ test_nonexistent(void **state)
 	/* A directory is no dump either. */
 	memset(&inv, 0, sizeof inv);
 	assert_int_equal(pci_scan(&inv, fix, NULL), -EISDIR);
-	assert_non_null(note_with(&inv, fix, strerror(EISDIR)));
+	assert_non_null(note_with(&inv, fix, "is a directory"));
 	inventory_free(&inv);
 }
 

@@ -195,6 +195,73 @@ test_search_path_and_check(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+
+/* Hostile theme files (issue 10): a comment past inih's 200-character line
+ * is one comment, not a comment and a setting; an inherit loop names the
+ * whole chain; a directory or a FIFO is refused at once with what it is. */
+static void
+test_hostile_files(void **state)
+{
+	char dir[] = "/tmp/ds-theme-hostile-XXXXXX", path[256], err[512], text[1024];
+	struct theme t;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	/* 250 characters of comment, then what looks like a setting */
+	snprintf(text, sizeof(text), "; %0250d ui.text = red\n[ui]\ntext = green\n", 0);
+	assert_int_equal(theme_parse_string(text, "c.theme", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.st[EL_TEXT].fg, 2);
+	snprintf(text, sizeof(text), "[ui]\n# %0300d\ntext = blue\n", 0);
+	assert_int_equal(theme_parse_string(text, "c.theme", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.st[EL_TEXT].fg, 4);
+	/* a setting that long is an error on its line, not two halves */
+	snprintf(text, sizeof(text), "[ui]\ntext = red %0300d\n", 0);
+	assert_int_equal(theme_parse_string(text, "l.theme", &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "l.theme:2: line longer than"));
+
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	snprintf(path, sizeof(path), "%s/diskscope", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/diskscope/themes", dir);
+	mkdir(path, 0700);
+	static const char *const loop[][2] = { { "a", "b" }, { "b", "c" }, { "c", "a" } };
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/diskscope/themes/%s.theme", dir, loop[i][0]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "[theme]\ninherit = %s\n", loop[i][1]);
+		fclose(f);
+	}
+	assert_int_equal(theme_load("a", &t, err, sizeof(err)), -ELOOP);
+	printf("%s\n", err);
+	assert_non_null(strstr(err, "inherit loop: a -> b -> c -> a"));
+	/* a theme that inherits itself */
+	snprintf(path, sizeof(path), "%s/diskscope/themes/self.theme", dir);
+	f = fopen(path, "w");
+	fputs("[theme]\ninherit = self\n", f);
+	fclose(f);
+	assert_int_equal(theme_check_file(path, err, sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "inherit loop: "));
+	assert_non_null(strstr(err, " -> self"));
+	unsetenv("XDG_CONFIG_HOME");
+
+	snprintf(path, sizeof(path), "%s/d.theme", dir);
+	mkdir(path, 0700);
+	assert_int_equal(theme_check_file(path, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "d.theme: is a directory"));
+	assert_int_equal(theme_load(path, &t, err, sizeof(err)), -EISDIR);
+	snprintf(path, sizeof(path), "%s/f.theme", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	/* no writer: a blocking open() would wait forever */
+	assert_int_equal(theme_check_file(path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "f.theme: not a regular file (fifo)"));
+
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void
 test_degrade(void **state)
 {
@@ -255,6 +322,7 @@ main(void)
 		cmocka_unit_test(test_inherit),
 		cmocka_unit_test(test_builtin_complete),
 		cmocka_unit_test(test_search_path_and_check),
+		cmocka_unit_test(test_hostile_files),
 		cmocka_unit_test(test_degrade),
 		cmocka_unit_test(test_mono_attrs),
 	};
