@@ -206,6 +206,8 @@ int table_set_str(struct result_table *t, size_t row, size_t col, const char *s)
 /* A cell as text for a screen ("-" unknown). */
 void table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf, size_t n);
 void result_table_free(struct result_table *t);
+/* A deep copy of src into dst (zeroed first).  0 / -ENOMEM (dst then empty). */
+int result_table_copy(struct result_table *dst, const struct result_table *src);
 
 /* Unique run id (32 hex digits) into buf (>= 33 bytes). */
 void result_new_id(char *buf, size_t n);
