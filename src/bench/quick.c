@@ -223,7 +223,7 @@ device_facts(const char *target, struct device_facts *d)
 	memset(d, 0, sizeof(*d));
 	if (!strncmp(target, "sim:", 4)) {
 		snprintf(d->kind, sizeof(d->kind), "sim drive");
-		snprintf(d->model, sizeof(d->model), "%.100s (simulated)", target + 4);
+		snprintf(d->model, sizeof(d->model), "%.100s", target + 4);
 		return;
 	}
 	if (stat(target, &st))
