@@ -362,7 +362,7 @@ grid_table(const struct plan *p, const struct run_result *r, struct run_result *
 			bool q1 = ps->c[c].qd == 1;
 			table_set_dbl(t, row, o + 7, q1 && rd->best_lat_us > 0 ? rd->best_lat_us : NAN);
 			table_set_dbl(t, row, o + 8, q1 && wr->best_lat_us > 0 ? wr->best_lat_us : NAN);
-			table_set_int(t, row, o + 9, (int64_t)(rd->n < wr->n ? rd->n : wr->n));
+			table_set_int(t, row, o + 9, (int64_t)(rd->n > wr->n ? rd->n : wr->n));
 		}
 	}
 	return 0;
