@@ -97,6 +97,66 @@ pos_of(size_t k, size_t n_cells, size_t loops)
 	return s;
 }
 
+/* Logical sector size of a block device from sysfs (the target is not open
+ * yet): 512 for a sim drive, 0 for a directory. */
+static uint32_t
+logical_of(const char *target)
+{
+	struct stat st;
+	char path[160];
+	uint64_t v;
+	if (!strncmp(target, "sim:", 4))
+		return 512;
+	if (stat(target, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	/* a partition has no queue of its own: its disk's */
+	if ((!pathf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/logical_block_size",
+		    major(st.st_rdev), minor(st.st_rdev)) && !read_u64(path, &v) && v) ||
+	    (!pathf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/logical_block_size",
+		    major(st.st_rdev), minor(st.st_rdev)) && !read_u64(path, &v) && v))
+		return (uint32_t)v;
+	return 512;
+}
+
+static bool
+is_block(const char *target)
+{
+	struct stat st;
+	return strncmp(target, "sim:", 4) && !stat(target, &st) && S_ISBLK(st.st_mode);
+}
+
+/* A block device's size in bytes from sysfs; 0 unknown (or not a device). */
+static uint64_t
+size_of(const char *target)
+{
+	struct stat st;
+	char path[160];
+	uint64_t v;
+	if (!is_block(target) || stat(target, &st) ||
+	    pathf(path, sizeof(path), "/sys/dev/block/%u:%u/size", major(st.st_rdev), minor(st.st_rdev)) ||
+	    read_u64(path, &v))
+		return 0;
+	return v * 512;	/* sysfs counts 512-byte sectors whatever the device's */
+}
+
+/* The span a grid covers on a device: its first --file-size bytes (what
+ * CrystalDiskMark's test file is on a file system), unless --region says. */
+static bool
+span_of(const struct plan *p, size_t tg, struct run_params *rp)
+{
+	uint32_t lb = logical_of(p->targets.v[tg]);
+	if (!lb || p->region_lba || p->params.region_start > 0 || p->params.region_end < 1)
+		return false;
+	uint64_t span = p->topts.file_size ? p->topts.file_size : TARGET_DEFAULT_FILE_SIZE;
+	uint64_t size = size_of(p->targets.v[tg]);
+	if (size && size < span)
+		span = size;
+	rp->region_lba = true;
+	rp->region_lba_start = 0;
+	rp->region_lba_end = span / lb;
+	return true;
+}
+
 static int
 quick_plan(struct plan *p, char *err, size_t errlen)
 {
@@ -121,6 +181,23 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 		struct step_pos sp = pos_of(k, ps->n, loops);
 		const struct cell *c = &ps->c[sp.cell];
 		struct run_params rp = p->params;
+		bool span = span_of(p, sp.target, &rp);
+		unsigned idx = (unsigned)sp.target;
+		struct plan_step *st;
+		int rc;
+		if (span && is_block(p->targets.v[sp.target]) && k % (2 * ps->n * loops) == 0) {
+			/* a device: write the span once before the reads, as
+			 * CrystalDiskMark writes its test file, so reads reach data */
+			struct run_params w = rp;
+			w.bs = 1 << 20;
+			w.qd = 8;
+			w.rw_mix = 0;
+			w.seconds = w.ramp_s = 0;	/* one pass over the span */
+			snprintf(w.pattern, sizeof(w.pattern), "seq");
+			if ((rc = plan_add_step_params(p, &idx, 1, &w, "prepare: write the span", &st)))
+				return rc;
+			st->solo = true;
+		}
 		rp.bs = c->bs;
 		rp.qd = c->qd;
 		snprintf(rp.pattern, sizeof(rp.pattern), "%s", c->seq ? "seq" : "rand");
@@ -133,10 +210,7 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 		else
 			snprintf(label, sizeof(label), "%s %s #%zu", c->name, sp.write ? "write" : "read",
 				 sp.loop + 1);
-		unsigned idx = (unsigned)sp.target;
-		struct plan_step *st;
-		int rc = plan_add_step_params(p, &idx, 1, &rp, label, &st);
-		if (rc)
+		if ((rc = plan_add_step_params(p, &idx, 1, &rp, label, &st)))
 			return rc;
 		st->pause_s = k && interval > 0 ? interval : 0;
 	}
@@ -423,8 +497,14 @@ quick_finish(struct bench_ctx *c, struct run_result *r)
 		}
 		if (!strcmp(d.fs, "tmpfs") || !strcmp(d.fs, "ramfs") || !strncmp(d.model, "compressed RAM", 14))
 			verdict_evidence(v, "RAM-backed: these figures measure memory, not a drive");
-		if (d.kind[0] && !strcmp(d.kind, "block device"))
-			verdict_evidence(v, "reads measured what the device held (an unwritten thin or RAM device answers without media)");
+		struct run_params rp = p->params;
+		if (span_of(p, tg, &rp)) {
+			uint64_t lb = logical_of(p->targets.v[tg]);
+			verdict_evidence(v, "span: LBA 0-%llu (%.0f MB) from the start of the device%s",
+					 (unsigned long long)(rp.region_lba_end - 1),
+					 (double)rp.region_lba_end * (double)lb / 1e6,
+					 is_block(p->targets.v[tg]) ? ", written in full before the reads" : "");
+		}
 	}
 	int rc = grid_table(p, r, r);
 	/* the devices, for scripts: which file system and disk each grid measured */
