@@ -167,11 +167,6 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 	const struct preset *ps = preset_of(p);
 	size_t loops = (size_t)plan_param_num(p, "loops");
 	double interval = plan_param_num(p, "interval");
-	if (p->targets.n * 2 * ps->n * loops > SNAP_STEPS) {
-		snprintf(err, errlen, "quick: %zu targets x %zu steps each is more than %d steps; test fewer targets at a time",
-			 p->targets.n, 2 * ps->n * loops, SNAP_STEPS);
-		return -E2BIG;
-	}
 	/* reads must reach written data: fill the scratch file first */
 	p->topts.fill = true;
 	if (ps->note)
