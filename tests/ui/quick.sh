@@ -18,6 +18,7 @@ echo "$scr" | grep -Eq '^[|│] +SEQ1M Q8T1 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +- +- 
 echo "$scr" | grep -Eq '^[|│] +RND4K Q1T1 +- +- +- +- ' || ds_fail "a later cell is already filled"
 ds_keys s
 ds_wait 'Result: quick' "the result view"
+ds_wait '^[|│] +SEQ1M Q8T1 +[0-9]+\.[0-9] ' "the grid in the result view"
 ds_wait 'quick: sim:SSD860EVO: SEQ1M Q8T1 read [0-9.]+ MB/s, write not measured' "the partial verdict"
 ds_keys q
 ds_wait_exit >/dev/null
