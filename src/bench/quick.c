@@ -267,10 +267,10 @@ disk_of(dev_t dev, char *name, size_t n, char *model, size_t mn)
 		read_text(mp, model, mn);
 	if (!model[0] && !strncmp(name, "loop", 4) &&
 	    snprintf(mp, sizeof(mp), "%s/loop/backing_file", disk) < (int)sizeof(mp)) {
-		char back[256];
-		if (!read_text(mp, back, sizeof(back)) && mn > 8) {
-			strtrimcpy(model, mn, "loop on ");
-			strtrimcpy(model + 8, mn - 8, back);
+		char back[256], t[300];
+		if (!read_text(mp, back, sizeof(back))) {
+			snprintf(t, sizeof(t), "loop on %s", back);
+			strtrimcpy(model, mn, t);
 		}
 	}
 	if (!model[0] && !strncmp(name, "zram", 4))
