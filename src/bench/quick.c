@@ -198,10 +198,12 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 		snprintf(rp.pattern, sizeof(rp.pattern), "%s", c->seq ? "seq" : "rand");
 		rp.rw_mix = sp.write ? 0 : 100;
 		rp.seed = p->params.seed + 7919 * k;	/* each loop its own offsets, all from --seed */
-		char label[48];
-		if (p->targets.n > 1)
-			snprintf(label, sizeof(label), "%s %s #%zu %.10s", c->name, sp.write ? "write" : "read",
-				 sp.loop + 1, p->targets.v[sp.target]);
+		char label[96];	/* the step keeps its first 47 characters */
+		if (p->targets.n > 1) {
+			const char *tn = p->targets.v[sp.target], *sl = strrchr(tn, '/');
+			snprintf(label, sizeof(label), "%s %s #%zu %.24s", c->name, sp.write ? "write" : "read",
+				 sp.loop + 1, sl && sl[1] ? sl + 1 : tn);
+		}
 		else
 			snprintf(label, sizeof(label), "%s %s #%zu", c->name, sp.write ? "write" : "read",
 				 sp.loop + 1);
@@ -485,6 +487,8 @@ quick_finish(struct bench_ctx *c, struct run_result *r)
 		if (!v)
 			return -ENOMEM;
 		verdict_evidence(v, "%s", dev);
+		verdict_evidence(v, "preset %s, %zu loop%s of %gs per cell, %gs idle between, %s data", ps->name,
+				 loops, loops == 1 ? "" : "s", secs, plan_param_num(p, "interval"), p->params.data);
 		for (size_t k = 0; k < ps->n && measured; k++) {
 			rate_text(a, sizeof(a), &st[k][0], !ps->c[k].seq);
 			rate_text(b, sizeof(b), &st[k][1], !ps->c[k].seq);
