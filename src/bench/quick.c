@@ -203,10 +203,10 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 			const char *tn = p->targets.v[sp.target], *sl = strrchr(tn, '/');
 			snprintf(label, sizeof(label), "%s %s #%zu %.24s", c->name, sp.write ? "write" : "read",
 				 sp.loop + 1, sl && sl[1] ? sl + 1 : tn);
-		}
-		else
+		} else {
 			snprintf(label, sizeof(label), "%s %s #%zu", c->name, sp.write ? "write" : "read",
 				 sp.loop + 1);
+		}
 		if ((rc = plan_add_step_params(p, &idx, 1, &rp, label, &st)))
 			return rc;
 		st->pause_s = k && interval > 0 ? interval : 0;
