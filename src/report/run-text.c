@@ -125,6 +125,8 @@ run_text_print(FILE *f, const struct run_result *r)
 		const struct step_result *st = &r->steps[s];
 		char idx[8];
 		snprintf(idx, sizeof(idx), "%u", st->index);
+		if (st->label[0])	/* what the step is: "4 drives", "SEQ1M Q8T1 read #2" */
+			fprintf(f, "%-5s %s\n", idx, st->label);
 		for (size_t k = 0; k < st->n_res; k++)
 			target_row(f, idx, &st->res[k]);
 		if (multi || st->n_res > 1) {
