@@ -99,6 +99,12 @@ struct step_result {
 	char label[48];		/* what the step is ("4 drives"); "" none */
 	double window_s;	/* the common window the aggregate covers; 0 = each target's whole time */
 	bool failed;		/* the step could not run (a worker did not start) */
+	/* this step's own transfer parameters (steps of one run differ);
+	 * bs 0 = not recorded (an older document): the run's params apply */
+	uint32_t bs;
+	unsigned qd;
+	int rw_mix;		/* % reads */
+	char pattern[16];
 };
 
 enum verdict_level { VL_INFO, VL_PASS, VL_WARN, VL_FAIL };

@@ -678,6 +678,10 @@ runner_main(void *arg)
 				break;
 			}
 			snprintf(sr->label, sizeof(sr->label), "%s", st.label);
+			sr->bs = st.rp.bs;
+			sr->qd = st.rp.qd;
+			sr->rw_mix = st.rp.rw_mix;
+			snprintf(sr->pattern, sizeof(sr->pattern), "%s", st.rp.pattern);
 			for (unsigned k = 0; k < st.n; k++)
 				strlist_add(&sr->active, r->t[st.idx[k]].name);
 		}

@@ -20,7 +20,7 @@ run() {	# run NAME ARGS...: JSON into $T/NAME.json, exit status checked
 	rc=$?
 	[ $rc -eq 0 ] || fail "quick $*: exit $rc ($(tail -3 "$T/$n.err"))"
 }
-run ssd sim:SSD860EVO --loops 2 --time 2 --seed 7
+run ssd sim:SSD860EVO --loops 2 --time 2 --seed 7 --csv "$T/ssd.csv"
 run ssd2 sim:SSD860EVO --loops 2 --time 2 --seed 7
 run hdd sim:ST2000DM001 --loops 1 --time 2 --seed 7
 run nvme sim:SSD860EVO --loops 1 --time 1 --preset nvme
@@ -60,6 +60,15 @@ labels = [s["label"] for s in ssd["steps"]]
 if len(labels) != 16 or labels[0] != "SEQ1M Q8T1 read #1" or labels[1] != "SEQ1M Q8T1 read #2" \
    or labels[8] != "SEQ1M Q8T1 write #1":
     bad.append(f"step labels {labels}")
+# ... and carries its own parameters (JSON and the CSV's bs, qd columns)
+s4 = ssd["steps"][4]
+if (s4["label"], s4["bs"], s4["qd"], s4["pattern"], s4["read_pct"]) != ("RND4K Q32T1 read #1", 4096, 32, "rand", 100):
+    bad.append(f"step 5 parameters {s4}")
+csv = [l.split(",") for l in open(f"{d}/ssd.csv").read().split("\n\n")[0].splitlines()]
+h = csv[0]
+rows = {int(c[h.index("step")]): (int(c[h.index("bs")]), int(c[h.index("qd")])) for c in csv[1:]}
+if rows.get(5) != (4096, 32) or rows.get(16) != (4096, 1) or rows.get(1) != (1 << 20, 8):
+    bad.append(f"CSV bs/qd per step {rows}")
 if ssd["tables"] != ssd2["tables"]:
     bad.append("the same seed gave a different grid")
 h = grid(hdd)
