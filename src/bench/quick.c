@@ -4,9 +4,11 @@
  * cell x loop is one step with its own parameters; the grid keeps the best
  * loop (CrystalDiskMark) and the average (KDiskMark's Default profile).  The
  * read column runs first, then the write column, as CrystalDiskMark fills
- * its window; the scratch file is written in full before the first read, so
- * reads reach the media rather than unwritten extents.  A grid is a
- * measurement, not a judgement: its verdict is info; I/O errors fail. */
+ * its window.  Reads must reach data, not unwritten extents: the scratch
+ * file is written in full before the first read, and on a device the grid
+ * covers its first --file-size bytes, written once by a prepare pass (what
+ * CrystalDiskMark's test file is).  A grid is a measurement, not a
+ * judgement: its verdict is info; I/O errors fail. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -402,7 +404,7 @@ grid_table(const struct plan *p, const struct run_result *r, struct run_result *
 	};
 	const struct preset *ps = preset_of(p);
 	bool many = p->targets.n > 1;
-	/* one target: its name is in the title, not in every row */
+	/* one target: no target column (the verdict and the device table name it) */
 	const struct result_col *cv = many ? cols : cols + 1;
 	size_t nc = many ? ARRAY_SIZE(cols) : ARRAY_SIZE(cols) - 1, o = many ? 1 : 0;
 	char title[80];
