@@ -115,9 +115,21 @@ check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core
 bench: $(B)/diskscope $(BENCH_BIN)
 	@for b in tests/bench/*.sh; do sh $$b || exit 1; done
 
-# Sanitizer build into its own directory (used by tests/ui/asan.sh).
+# Sanitizer builds, each into its own directory (tests/ui/asan.sh,
+# tests/sys/sanitizers.sh): ASan+UBSan, and TSan (workers, sampler and UI
+# share statistics).  `make asan-all`/`tsan-all` add the unit tests.
+ASAN_VARS := B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined'
+TSAN_VARS := B=build-tsan OPT='-O1 -g -fno-omit-frame-pointer' SAN='-fsanitize=thread'
+.PHONY: tsan asan-all tsan-all san-bins
 asan:
-	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' SAN='-fsanitize=address,undefined' build-asan/diskscope
+	$(MAKE) $(ASAN_VARS) build-asan/diskscope
+tsan:
+	$(MAKE) $(TSAN_VARS) build-tsan/diskscope
+asan-all:
+	$(MAKE) $(ASAN_VARS) san-bins
+tsan-all:
+	$(MAKE) $(TSAN_VARS) san-bins
+san-bins: $(B)/diskscope $(UNIT_BIN)
 
 man-lint:
 	mandoc -Tlint -W warning man/diskscope.1 man/diskscope-theme.5
@@ -137,6 +149,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -10,6 +10,7 @@ enum ds_exit {
 	EXIT_PROBLEMS = 1,	/* test ran but found problems/errors; list --strict: facts missing */
 	EXIT_USAGE = 2,		/* usage error, bad input file */
 	EXIT_REFUSED = 3,	/* refused by the write guard */
+	EXIT_OUTPUT = 2,	/* an output (stdout, --json, --csv) could not be written */
 	EXIT_SIGINT = 130,
 	EXIT_SIGTERM = 143,
 };

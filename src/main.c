@@ -237,19 +237,19 @@ cmd_list(int argc, char **argv, struct global_opts *g)
 		json_object_object_add(doc, "inventory", doc_inventory(&inv));
 		rc = doc_write(doc, "-");
 		json_object_put(doc);
-		if (rc)
-			fprintf(stderr, "diskscope: writing JSON: %s\n", strerror(-rc));
 	} else {
 		inventory_print(stdout, &inv);
-		fflush(stdout);
+		rc = doc_flush(stdout);		/* > /dev/full: say so, never exit 0 */
 		/* what could not be read, and why: diagnostics, not table rows */
 		for (size_t i = 0; i < inv.notes.n; i++)
 			fprintf(stderr, "diskscope: note: %s\n", inv.notes.v[i]);
 	}
 	bool incomplete = inv.incomplete;
 	inventory_free(&inv);
-	if (rc)
-		return EXIT_PROBLEMS;
+	if (rc) {
+		fprintf(stderr, "diskscope: list: writing to stdout: %s\n", strerror(-rc));
+		return EXIT_OUTPUT;
+	}
 	return (strict && incomplete) ? EXIT_PROBLEMS : 0;
 }
 
@@ -265,6 +265,7 @@ struct tui_ctx {
 	struct run_result res;
 	bool have_res;
 	struct ui_test_info tests[16];
+	int cmdline_exit;		/* the command line's test could not start: as `run` exits */
 };
 
 static void
@@ -321,8 +322,12 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 		snprintf(err, errlen, "a test is running: stop it first (s)");
 		return -EBUSY;
 	}
-	if (c->have_pending && strcmp(c->pending.test->name, test) == 0) {
-		plan = c->pending;		/* every option the command line gave */
+	/* The command line's plan (every option it gave, --destroy-data too)
+	 * serves the start it asked for, recognised by its own target list;
+	 * a later start from the picker uses what the picker chose. */
+	bool cmdline = c->have_pending && targets == (const char *const *)c->pending.user_targets.v;
+	if (cmdline) {
+		plan = c->pending;
 		c->have_pending = false;
 	} else {
 		plan_init(&plan, t);
@@ -337,7 +342,11 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			pp->qd = params->qd ? params->qd : pp->qd;
 			if (params->seconds > 0)
 				pp->seconds = params->seconds;
-			if (params->region_end > params->region_start) {
+			if (params->region_lba) {
+				plan.region_lba = pp->region_lba = true;
+				plan.region_lba_start = pp->region_lba_start = params->region_lba_start;
+				plan.region_lba_end = pp->region_lba_end = params->region_lba_end;
+			} else if (params->region_end > params->region_start) {
 				pp->region_start = params->region_start;
 				pp->region_end = params->region_end;
 			}
@@ -366,6 +375,9 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 	if (!rc)
 		rc = runner_create(&plan, &r, &bad, err, errlen);
 	if (rc) {	/* the previous result stays, still shown and exportable */
+		if (cmdline)	/* run's codes: the guard's refusal 3, a bad target 2 */
+			c->cmdline_exit = rc == -EPERM && plan.topts.write ? EXIT_REFUSED :
+					  rc == -ENOMEM || rc == -EAGAIN ? EXIT_PROBLEMS : EXIT_USAGE;
 		plan_free(&plan);
 		return rc;
 	}
@@ -480,6 +492,17 @@ tui(struct global_opts *g, int argc, char **argv, const struct run_result *const
 	 * for the virtual clock, so a run ends at once and repeats exactly. */
 	sim_set_clock(g->sim_speed == 0, g->sim_speed > 0 ? g->sim_speed : 1);
 	rc = ui_main(&inv, &be, &uo);
+	/* The last run decides, as it would headless: problems found 1,
+	 * stopped before its end 130. */
+	if (rc == 0 && n_show == 0) {
+		const struct run_result *last = tui_result(&c);
+		if (last && last->interrupted)
+			rc = EXIT_SIGINT;
+		else if (last && run_has_problems(last))
+			rc = EXIT_PROBLEMS;
+		else if (!last)
+			rc = c.cmdline_exit;
+	}
 	tui_drop_run(&c);
 	if (c.have_pending)
 		plan_free(&c.pending);

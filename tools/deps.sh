@@ -5,6 +5,7 @@ set -u
 PKGS="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
 libinih-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 fio tmux mandoc util-linux kmod
 e2fsprogs xz-utils cpio busybox-static qemu-system-x86 python3 coreutils bash procps ncurses-base"
+PKGS="$PKGS valgrind"	# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"

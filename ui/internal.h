@@ -70,9 +70,12 @@ struct ui {
 	/* picker */
 	int pk_focus, pk_test, pk_param, pk_target, pk_top;
 	int pk_val[PK_NPARAMS];		/* index into each parameter's choices */
+	char pk_typed[PK_NPARAMS][32];	/* a typed value ("" = the preset) */
+	bool pk_edit;			/* typing into the field pk_param (u->input) */
 	bool *pk_drive;			/* per inventory drive */
 	int pk_ctrl;			/* whole controller chosen, -1 none */
 	int confirm_step;		/* confirmation: device names typed so far */
+	char run_pattern[16];		/* the started run's --pattern (seq, rand...) */
 	/* running / results */
 	bool have_snap;
 	struct run_snapshot snap;	/* from the backend (live) */
@@ -124,7 +127,8 @@ int panel_picker_click(struct ui *u, const struct rect *r, int x, int y);
 void picker_open(struct ui *u);
 int picker_confirm_key(struct ui *u, int ch);	/* OV_CONFIRM input */
 void picker_confirm_draw(struct ui *u);
-int picker_start_from_opts(struct ui *u);	/* --start: ui_opts.start_test */
+int picker_start_from_opts(struct ui *u);
+int picker_edit_key(struct ui *u, int ch);	/* typing a parameter's value */	/* --start: ui_opts.start_test */
 void panel_throughput_draw(struct ui *u, const struct rect *r);
 void panel_scaling_draw(struct ui *u, const struct rect *r);
 void panel_saturation_draw(struct ui *u, const struct rect *r);
@@ -153,7 +157,7 @@ enum action keys_lookup(int ch, enum view v);
 int term_start(struct ui *u);
 void term_stop(void);
 void term_flush_stderr(void);
-int term_signal_exit(void);		/* 0, or 130/143 when SIGINT/SIGTERM arrived */
+int term_signal_exit(void);		/* 0, or 128+sig: SIGINT/TERM/HUP/QUIT arrived */
 
 /* draw.c: clipped, themed drawing and number formatting. */
 void draw_box(struct ui *u, const struct rect *r, const char *title, bool focus);
@@ -181,6 +185,9 @@ bool ui_is_saturation(const struct ui *u);
 bool ui_is_table(const struct ui *u);	/* the test fills a table live (PANEL_TABLE) */
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
+/* The run shown sweeps its targets (a sequential pattern): position means
+ * progress and plots go by position. */
+bool ui_positional(struct ui *u);
 void ui_notice(struct ui *u, enum theme_el el, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #endif

@@ -298,6 +298,7 @@ handle_key(struct ui *u, int ch)
 	case OV_QUIT:
 		if (ch == 'y' || ch == 'Y') {
 			stop_and_wait(u);
+			u->exit_code = 130;	/* as an interrupted headless run */
 			return UI_QUIT;
 		}
 		if (ch == 'n' || ch == 'N' || ch == KEY_ESC || ch == 'q')
@@ -310,6 +311,8 @@ handle_key(struct ui *u, int ch)
 	case OV_NONE:
 		break;
 	}
+	if (u->view == VIEW_PICKER && u->pk_edit)	/* every key is text then */
+		return picker_edit_key(u, ch) | UI_REDRAW;
 	enum action a = keys_lookup(ch, u->view);
 
 	switch (a) {
@@ -534,6 +537,8 @@ ui_main(struct inventory *inv, const struct ui_backend *be, const struct ui_opts
 	rc = term_signal_exit();
 	if (rc && ui_test_running(u))
 		stop_and_wait(u);
+	if (!rc)
+		rc = u->exit_code;
 	term_stop();
 	ui_destroy(u);
 	return rc;

@@ -17,17 +17,88 @@ struct lines {
 	char s[MAX_LINES][160];
 };
 
+static int wrap_cols = 1 << 20;	/* the panel's text width, set before each draw */
+
+/* Byte offset of display column `col` in UTF-8 s (or its end). */
+static size_t
+col_offset(const char *s, int col)
+{
+	size_t i = 0;
+
+	for (int c = 0; s[i]; c++) {
+		if (c == col)
+			return i;
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return i;
+}
+
+static void
+add_line(struct lines *l, enum theme_el el, const char *s, size_t n)
+{
+	if (l->n >= MAX_LINES)
+		return;
+	snprintf(l->s[l->n], sizeof(l->s[0]), "%.*s", (int)n, s);
+	l->el[l->n++] = el;
+}
+
+/* One fact; too long for the panel, it wraps at words, continued lines
+ * indented under it (a note cut mid-word reads wrong). */
+static void
+vadd(struct lines *l, enum theme_el el, bool wrap, const char *fmt, va_list ap)
+{
+	char buf[512], rest[512];
+	const char *s = buf;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	int indent = (int)strspn(buf, " ") + 2;
+
+	if (indent > wrap_cols / 2)
+		indent = 2;
+	while (wrap && text_width(s) > wrap_cols && wrap_cols > indent + 8) {
+		size_t cut = col_offset(s, wrap_cols), brk = cut;
+
+		while (brk > 0 && s[brk] != ' ')
+			brk--;
+		if (brk <= (size_t)indent)	/* one long word: cut it */
+			brk = cut;
+		add_line(l, el, s, brk);
+		while (s[brk] == ' ')
+			brk++;
+		size_t m = strlen(s + brk);
+
+		if (m > sizeof(rest) - (size_t)indent - 1)
+			m = sizeof(rest) - (size_t)indent - 1;
+		memset(rest, ' ', (size_t)indent);
+		memcpy(rest + indent, s + brk, m);
+		rest[indent + m] = 0;
+		memcpy(buf, rest, indent + m + 1);
+		s = buf;
+	}
+	add_line(l, el, s, strlen(s));
+}
+
 static void __attribute__((format(printf, 3, 4)))
 add(struct lines *l, enum theme_el el, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (l->n >= MAX_LINES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(l->s[l->n], sizeof(l->s[0]), fmt, ap);
+	vadd(l, el, true, fmt, ap);
 	va_end(ap);
-	l->el[l->n++] = el;
+}
+
+/* A table row: columns line up, so it is cut, never wrapped. */
+static void __attribute__((format(printf, 3, 4)))
+add_row(struct lines *l, enum theme_el el, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(l, el, false, fmt, ap);
+	va_end(ap);
 }
 
 static const char *
@@ -62,7 +133,7 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 	add(l, EL_TEXT, "%s", "");
 	add(l, EL_TITLE, "PCIe link%s%s", c->link_from[0] ? " (from " : "",
 	    c->link_from[0] ? c->link_from : "");
-	if (c->link_from[0])
+	if (c->link_from[0] && strlen(l->s[l->n - 1]) + 2 < sizeof(l->s[0]))
 		strcat(l->s[l->n - 1], ")");
 	if (!k->known) {
 		add(l, EL_UNKNOWN, "link n/a: %s", str_or(k->reason, "no PCIe capability"));
@@ -71,7 +142,7 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 
 		snprintf(cs, sizeof(cs), "%gGT/s", k->cap_gts);
 		snprintf(ss, sizeof(ss), "%gGT/s", k->sta_gts);
-		add(l, EL_DIM, "            speed    width  ceiling");
+		add_row(l, EL_DIM, "            speed    width  ceiling");
 		add(l, EL_TEXT, "capability  %-8s x%-5u %.0f MB/s", cs, k->cap_width, k->cap_ceiling_mbps);
 		add(l, k->downgraded ? EL_WARN : EL_OK, "status      %-8s x%-5u %.0f MB/s%s", ss, k->sta_width,
 		    k->ceiling_mbps, k->downgraded ? "  downgraded" : "");
@@ -89,7 +160,10 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 
 		if (d && d->capacity_bytes.known)
 			fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
-		add(l, EL_TEXT, "  %-8s %-28s %s", c->drives.v[i], d ? d->model : "", cap);
+		int mw = wrap_cols - 21;	/* the capacity stays in view */
+
+		mw = mw < 8 ? 8 : mw > 28 ? 28 : mw;
+		add_row(l, EL_TEXT, "  %-8s %-*.*s %s", c->drives.v[i], mw, mw, d ? d->model : "", cap);
 	}
 }
 
@@ -127,11 +201,13 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	    id->trim_zeroed.known && id->trim_zeroed.v ? ", zeroes" : "");
 	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));
 	add(l, EL_TEXT, "cache     %s", str_or(d->write_cache, "unknown"));
-	if (id->sata_cur_gbps.known || id->sata_max_gbps.known) {
-		snprintf(a, sizeof(a), id->sata_cur_gbps.known ? "%g Gb/s" : "?", id->sata_cur_gbps.v);
+	/* the drive's word 77, else the speed the kernel negotiated */
+	struct ds_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
+
+	if (cur.known || id->sata_max_gbps.known) {
+		snprintf(a, sizeof(a), cur.known ? "%g Gb/s" : "?", cur.v);
 		snprintf(b, sizeof(b), id->sata_max_gbps.known ? "%g Gb/s" : "?", id->sata_max_gbps.v);
-		bool slow = id->sata_cur_gbps.known && id->sata_max_gbps.known &&
-			    id->sata_cur_gbps.v < id->sata_max_gbps.v;
+		bool slow = cur.known && id->sata_max_gbps.known && cur.v < id->sata_max_gbps.v;
 
 		add(l, slow ? EL_WARN : EL_TEXT, "SATA link %s of %s%s", a, b, slow ? " (below capability)" : "");
 	}
@@ -175,7 +251,7 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	add(l, EL_TEXT, "  power on %s h, reallocated %s, pending %s, uncorrectable %s",
 	    u64s(&sm->power_on_hours, a, sizeof(a)), u64s(&sm->reallocated, b, sizeof(b)),
 	    u64s(&sm->pending, c, sizeof(c)), u64s(&sm->offline_uncorrectable, a + 32, 32));
-	add(l, EL_DIM, "  ID  attribute                 val wst thr  raw");
+	add_row(l, EL_DIM, "  ID  attribute                 val wst thr  raw");
 	for (size_t i = 0; i < sm->n_attrs; i++) {
 		const struct smart_attr *at = &sm->attrs[i];
 		char v[8], w[8], t[8];
@@ -183,7 +259,7 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 		snprintf(v, sizeof(v), at->value.known ? "%3llu" : "  ?", (unsigned long long)at->value.v);
 		snprintf(w, sizeof(w), at->worst.known ? "%3llu" : "  ?", (unsigned long long)at->worst.v);
 		snprintf(t, sizeof(t), at->threshold.known ? "%3llu" : "  ?", (unsigned long long)at->threshold.v);
-		add(l, at->failing_now ? EL_FAIL : at->failed_past ? EL_WARN : EL_TEXT,
+		add_row(l, at->failing_now ? EL_FAIL : at->failed_past ? EL_WARN : EL_TEXT,
 		    "%s%3u %-25.25s %s %s %s  %s%s", at->failing_now ? "!" : at->failed_past ? "~" : " ",
 		    at->id, at->name, v, w, t, str_or(at->pretty, "-"),
 		    at->failing_now ? "  FAILING" : at->failed_past ? "  failed in the past" : "");
@@ -198,6 +274,7 @@ panel_details_draw(struct ui *u, const struct rect *r)
 
 	draw_box(u, r, "Details", focus);
 	l.n = 0;
+	wrap_cols = r->w - 3;
 	if (u->n_row && u->sel < (int)u->n_row) {
 		const struct inv_row *row = &u->row[u->sel];
 

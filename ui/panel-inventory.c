@@ -131,11 +131,9 @@ rpm_text(const struct drive *d, char *b, size_t n)
 int
 trim_state(const struct drive *d)
 {
-	if (d->ata.id.trim.known)
-		return d->ata.id.trim.v ? 1 : 0;
-	if (d->discard_granularity.known)
-		return d->discard_granularity.v > 0;
-	return -1;
+	struct ds_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
+
+	return !t.known ? -1 : t.v ? 1 : 0;
 }
 
 enum theme_el
@@ -214,22 +212,35 @@ draw_ctrl_row(struct ui *u, const struct controller *c, int y, int x, int w, boo
 	char name[160];
 
 	short_ctrl_name(c->name[0] ? c->name : c->address, name, sizeof(name));
+	/* The ceiling is the fact the line exists for: the name gives way
+	 * (cut, marked), then the word "ceiling", never the figure. */
 	int nw = w - 6 - text_width(link) - text_width(ceil) - 3;
 
-	if (nw < text_width(name) && nw + text_width(ceil) + 1 >= 16) {
-		/* Short of room: the name matters more than the ceiling text. */
-		nw += text_width(ceil) + 1;
-		ceil[0] = 0;
+	if (nw < 12 && strncmp(ceil, "ceiling ", 8) == 0) {
+		memmove(ceil, ceil + 8, strlen(ceil + 8) + 1);
+		nw += 8;
 	}
-	if (nw > text_width(name))
+	if (nw < 8)
+		nw = 8;
+	if (text_width(name) > nw) {
+		const char *mark = u->utf8 ? "\u2026" : "~";
+		size_t cut = 0;
+
+		for (int col = 0; name[cut] && col < nw - 1; col++) {	/* UTF-8 aware */
+			cut++;
+			while ((name[cut] & 0xc0) == 0x80)
+				cut++;
+		}
+		while (cut > 0 && name[cut - 1] == ' ')
+			cut--;
+		snprintf(name + cut, sizeof(name) - cut, "%s", mark);
+	} else {
 		nw = text_width(name);
-	if (nw < 12)
-		nw = 12;
+	}
 	x = field(y, x, end, 5, base, c->id);
 	x = field(y, x, end, nw, base, name);
 	x = field(y, x, end, text_width(link), sel ? base : attr_of(c->link.downgraded ? EL_WARN : EL_TEXT), link);
-	if (ceil[0])
-		field(y, x, end, text_width(ceil), sel ? base : attr_of(EL_DIM), ceil);
+	field(y, x, end, text_width(ceil), sel ? base : attr_of(EL_DIM), ceil);
 }
 
 static const char *

@@ -9,33 +9,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench/bench.h"
 #include "internal.h"
+#include "run/cli.h"
 
 #define KEY_ESC 27
 
-/* Parameters as small lists of sane choices (Left/Right). */
+/* Parameters: presets to walk with Left/Right, or a typed value (Enter)
+ * that goes through the command line's own option parser, so the form and
+ * `diskscope run --OPT` accept and refuse the same things. */
 struct param_def {
 	const char *label;
+	const char *opt;		/* the run option it sets (without "--") */
+	const char *example;		/* what may be typed */
 	int def;
 	int n;
-	const char *names[12];
-	double v[12];
-	double v2[12];
+	const char *names[12];		/* shown */
+	const char *cli[12];		/* the option's value */
+	double v[12];			/* numeric, to find the test's default */
 };
 
 static const struct param_def params[PK_NPARAMS] = {
-	{ "block size", 7, 10, { "4 KiB", "8 KiB", "16 KiB", "64 KiB", "128 KiB", "256 KiB", "512 KiB",
-				 "1 MiB", "4 MiB", "16 MiB" },
-	  { 4096, 8192, 16384, 65536, 131072, 262144, 524288, 1048576, 4194304, 16777216 }, { 0 } },
-	{ "queue depth", 3, 8, { "1", "2", "4", "8", "16", "32", "64", "128" },
-	  { 1, 2, 4, 8, 16, 32, 64, 128 }, { 0 } },
-	{ "duration", 1, 7, { "5 s", "10 s", "30 s", "1 min", "2 min", "5 min", "10 min" },
-	  { 5, 10, 30, 60, 120, 300, 600 }, { 0 } },
-	{ "region", 0, 4, { "whole disk", "outer 10 %", "middle 10 %", "inner 10 %" },
-	  { 0, 0, 0.45, 0.9 }, { 1, 0.1, 0.55, 1 } },
-	{ "access", 0, 2, { "sequential", "random" }, { 0, 1 }, { 0 } },
-	{ "data pattern", 0, 3, { "random", "zeros", "compressible" }, { 0, 1, 2 }, { 0 } },
+	{ "block size", "bs", "4k, 12k, 1M, 8M", 7, 10,
+	  { "4 KiB", "8 KiB", "16 KiB", "64 KiB", "128 KiB", "256 KiB", "512 KiB", "1 MiB", "4 MiB", "16 MiB" },
+	  { "4k", "8k", "16k", "64k", "128k", "256k", "512k", "1M", "4M", "16M" },
+	  { 4096, 8192, 16384, 65536, 131072, 262144, 524288, 1048576, 4194304, 16777216 } },
+	{ "queue depth", "qd", "1 .. 256", 3, 8, { "1", "2", "4", "8", "16", "32", "64", "128" },
+	  { "1", "2", "4", "8", "16", "32", "64", "128" }, { 1, 2, 4, 8, 16, 32, 64, 128 } },
+	{ "duration", "time", "20, 90s, 500ms, 2m", 1, 8,
+	  { "5 s", "10 s", "20 s", "30 s", "1 min", "2 min", "5 min", "10 min" },
+	  { "5", "10", "20", "30", "60", "120", "300", "600" }, { 5, 10, 20, 30, 60, 120, 300, 600 } },
+	{ "region", "region", "0%:25% or LBA 0:2097152", 0, 4,
+	  { "whole disk", "outer 10 %", "middle 10 %", "inner 10 %" },
+	  { "0%:100%", "0%:10%", "45%:55%", "90%:100%" }, { 0 } },
+	{ "access", "pattern", "seq, rand", 0, 2, { "sequential", "random" }, { "seq", "rand" }, { 0 } },
+	{ "data pattern", "data", "random, zeros, compressible", 0, 3, { "random", "zeros", "compressible" },
+	  { "random", "zeros", "compressible" }, { 0 } },
 };
+
+/* The option value a field holds now: typed, else its preset. */
+static const char *
+param_value(const struct ui *u, int i)
+{
+	return u->pk_typed[i][0] ? u->pk_typed[i] : params[i].cli[u->pk_val[i]];
+}
 
 /* Target rows: controllers and their drives, unfiltered. */
 static size_t
@@ -62,12 +79,14 @@ target_rows(const struct ui *u, struct inv_row *out, size_t max)
 	return n;
 }
 
+/* Whole controllers pick only the drives a test can use (not the root
+ * disk, not one that cannot be opened). */
 static void
 select_ctrl(struct ui *u, int c, bool on)
 {
 	for (size_t d = 0; d < u->inv->n_drv; d++)
 		if (u->inv->drv[d].controller == c)
-			u->pk_drive[d] = on;
+			u->pk_drive[d] = on && drive_testable(&u->inv->drv[d], NULL);
 	u->pk_ctrl = on && c >= 0 ? c : -1;
 }
 
@@ -98,8 +117,10 @@ load_defaults(struct ui *u)
 		return;
 	const struct run_params *d = &u->be->tests[u->pk_test].defaults;
 
-	for (int i = 0; i < PK_NPARAMS; i++)
+	for (int i = 0; i < PK_NPARAMS; i++) {
 		u->pk_val[i] = params[i].def;
+		u->pk_typed[i][0] = 0;
+	}
 	if (d->bs)
 		u->pk_val[0] = nearest(&params[0], d->bs);
 	if (d->qd)
@@ -119,6 +140,7 @@ picker_open(struct ui *u)
 		once = true;
 	}
 	u->pk_focus = PK_TESTS;
+	u->pk_edit = false;
 	u->msg[0] = 0;
 	if (!u->inv || !u->n_row || u->sel >= (int)u->n_row)
 		return;
@@ -127,7 +149,11 @@ picker_open(struct ui *u)
 
 	memset(u->pk_drive, 0, u->inv->n_drv * sizeof(bool));
 	u->pk_ctrl = -1;
-	if (r->drive >= 0)
+	const char *why;
+
+	if (r->drive >= 0 && !drive_testable(&u->inv->drv[r->drive], &why))
+		ui_notice(u, EL_WARN, "%s %s: not pre-selected", u->inv->drv[r->drive].name, why);
+	else if (r->drive >= 0)
 		u->pk_drive[r->drive] = true;
 	else if (r->ctrl >= 0)
 		select_ctrl(u, r->ctrl, true);	/* never the loose drives as a group */
@@ -139,22 +165,30 @@ picker_open(struct ui *u)
 			u->pk_target = (int)i;
 }
 
+/* A scratch plan of the chosen test: its parameter table checks the
+ * fields (bs, qd, time, pattern, data...) as `run TEST --OPT` would. */
+static void
+scratch_plan(const struct ui *u, struct plan *sc)
+{
+	plan_init(sc, bench_find(u->be->tests[u->pk_test].name));
+}
+
 static void
 fill_params(const struct ui *u, const struct ui_test_info *t, struct run_params *p)
 {
+	struct plan sc;
+	char err[256];
+
+	scratch_plan(u, &sc);
 	if (u->o && u->o->start_params)
-		*p = *u->o->start_params;	/* seed, engine... from the command line */
-	else
-		memset(p, 0, sizeof(*p));
-	p->bs = (uint32_t)params[0].v[u->pk_val[0]];
-	p->qd = (unsigned)params[1].v[u->pk_val[1]];
-	p->seconds = params[2].v[u->pk_val[2]];
-	p->size = 0;
-	p->region_start = params[3].v[u->pk_val[3]];
-	p->region_end = params[3].v2[u->pk_val[3]];
-	snprintf(p->pattern, sizeof(p->pattern), "%s", u->pk_val[4] ? "rand" : "seq");
-	snprintf(p->data, sizeof(p->data), "%s", params[5].names[u->pk_val[5]]);
+		sc.params = *u->o->start_params;	/* seed, engine... from the command line */
+	sc.params.size = 0;
+	/* every field was checked when it was set: this cannot refuse */
+	for (int i = 0; i < PK_NPARAMS; i++)
+		plan_set_option(&sc, params[i].opt, param_value(u, i), err, sizeof(err));
+	*p = sc.params;
 	p->rw_mix = t->writes ? 0 : 100;
+	plan_free(&sc);
 }
 
 static void
@@ -202,6 +236,7 @@ do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 		return -EINVAL;
 	}
 	fill_params(u, t, &p);
+	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s", p.pattern);
 	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirmed, n_confirmed, err,
 			      sizeof(err));
 
@@ -274,6 +309,8 @@ picker_start_from_opts(struct ui *u)
 	for (size_t i = 0; i < u->be->n_tests; i++)
 		if (strcmp(u->be->tests[i].name, o->start_test) == 0)
 			u->pk_test = (int)i;
+	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s",
+		 o->start_params ? o->start_params->pattern : "");
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
 			      o->start_params, NULL, 0, err, sizeof(err));
 
@@ -413,14 +450,73 @@ draw_params(struct ui *u, int y, int x, int w)
 {
 	bool f = u->pk_focus == PK_PARAMS;
 
-	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Parameters (Left/Right to change)");
+	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Parameters (Left/Right, Enter: type)");
 	for (int i = 0; i < PK_NPARAMS; i++, y++) {
 		bool sel = f && i == u->pk_param;
 
 		draw_textf(y, x, 16, attr_of(EL_TEXT), "  %s", params[i].label);
-		draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " < %s > ",
-			   params[i].names[u->pk_val[i]]);
+		if (sel && u->pk_edit)
+			draw_textf(y, x + 16, w - 16, attr_of(EL_INPUT), " [%s_] %s", u->input, params[i].example);
+		else if (u->pk_typed[i][0])
+			draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " [%s] ", u->pk_typed[i]);
+		else
+			draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " < %s > ",
+				   params[i].names[u->pk_val[i]]);
 	}
+}
+
+/* Enter (or a first character) on a field: type its value. */
+static void
+edit_begin(struct ui *u, int ch)
+{
+	u->pk_edit = true;
+	u->input_len = 0;
+	u->input[0] = 0;
+	if (ch > 32 && ch < 127) {
+		u->input[u->input_len++] = (char)ch;
+		u->input[u->input_len] = 0;
+	}
+	ui_notice(u, EL_OK, "%s: type e.g. %s; Enter sets, Esc keeps it", params[u->pk_param].label,
+		  params[u->pk_param].example);
+}
+
+int
+picker_edit_key(struct ui *u, int ch)
+{
+	const struct param_def *d = &params[u->pk_param];
+
+	if (ch == KEY_ESC) {
+		u->pk_edit = false;
+		u->msg[0] = 0;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		struct plan sc;
+		char err[256] = "";
+		int rc;
+
+		if (!u->input_len) {	/* nothing typed: back to the presets */
+			u->pk_typed[u->pk_param][0] = 0;
+			u->pk_edit = false;
+			u->msg[0] = 0;
+			return UI_HANDLED;
+		}
+		scratch_plan(u, &sc);
+		rc = plan_set_option(&sc, d->opt, u->input, err, sizeof(err));
+		plan_free(&sc);
+		if (rc < 0 || strlen(u->input) >= sizeof(u->pk_typed[0])) {
+			ui_notice(u, EL_FAIL, "%s", err[0] ? err : "too long");
+			return UI_HANDLED;	/* stay: fix it or Esc */
+		}
+		snprintf(u->pk_typed[u->pk_param], sizeof(u->pk_typed[0]), "%.*s", (int)sizeof(u->pk_typed[0]) - 1, u->input);
+		u->pk_edit = false;
+		ui_notice(u, EL_OK, "%s %s", d->label, u->input);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (u->input_len)
+			u->input[--u->input_len] = 0;
+	} else if (ch >= 32 && ch < 127 && u->input_len + 2 < sizeof(u->pk_typed[0])) {
+		u->input[u->input_len++] = (char)ch;
+		u->input[u->input_len] = 0;
+	}
+	return UI_HANDLED;
 }
 
 static void
@@ -526,6 +622,16 @@ targets_key(struct ui *u, enum action a, int ch)
 		break;
 	case ACT_SPACE:
 		if (r->drive >= 0) {
+			const struct drive *dv = &u->inv->drv[r->drive];
+			const char *why;
+
+			if (!u->pk_drive[r->drive] && !drive_testable(dv, &why)) {
+				ui_notice(u, EL_WARN, "%s %s%s", dv->name, why,
+					  dv->access == ACC_OK || dv->access == ACC_UNCHECKED ?
+					  ": reads only, the guard refuses writes" : ": a test cannot use it");
+				if (dv->access == ACC_DENIED || dv->access == ACC_GONE)
+					break;
+			}
 			u->pk_drive[r->drive] = !u->pk_drive[r->drive];
 			if (!u->pk_drive[r->drive] || u->pk_ctrl != r->ctrl)
 				u->pk_ctrl = -1;
@@ -573,9 +679,17 @@ panel_picker_key(struct ui *u, enum action a, int ch)
 		} else if (a == ACT_DOWN && u->pk_test + 1 < (int)u->be->n_tests) {
 			u->pk_test++;
 			load_defaults(u);
-		} else if (a == ACT_ENTER)
+		} else if (a == ACT_HOME || a == ACT_END) {
+			u->pk_test = a == ACT_HOME ? 0 : (int)u->be->n_tests - 1;
+			load_defaults(u);
+		} else if (a == ACT_ENTER) {
+			/* start at once when targets are chosen; else show where */
+			for (size_t d = 0; u->inv && d < u->inv->n_drv; d++)
+				if (u->pk_drive[d])
+					return try_start(u);
 			u->pk_focus = PK_TARGETS;
-		else
+			ui_notice(u, EL_WARN, "choose a target: Space, then Enter starts");
+		} else
 			return 0;
 		return UI_HANDLED | UI_REDRAW;
 	case PK_PARAMS: {
@@ -585,12 +699,16 @@ panel_picker_key(struct ui *u, enum action a, int ch)
 			u->pk_param--;
 		else if (a == ACT_DOWN && u->pk_param + 1 < PK_NPARAMS)
 			u->pk_param++;
-		else if (a == ACT_LEFT)
-			*v = (*v + params[u->pk_param].n - 1) % params[u->pk_param].n;
-		else if (a == ACT_RIGHT || a == ACT_SPACE)
-			*v = (*v + 1) % params[u->pk_param].n;
-		else if (a == ACT_ENTER)
-			u->pk_focus = PK_TARGETS;
+		else if (a == ACT_LEFT || a == ACT_RIGHT || a == ACT_SPACE) {
+			int n = params[u->pk_param].n;
+
+			if (!u->pk_typed[u->pk_param][0])	/* from a typed value: its preset */
+				*v = (*v + (a == ACT_LEFT ? n - 1 : 1)) % n;
+			u->pk_typed[u->pk_param][0] = 0;
+		} else if (a == ACT_ENTER)
+			edit_begin(u, 0);
+		else if (a == ACT_NONE && ((ch >= '0' && ch <= '9') || ch == '.'))
+			edit_begin(u, ch);
 		else
 			return 0;
 		return UI_HANDLED | UI_REDRAW;

@@ -59,13 +59,30 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 	}
 	int rows = r->h - 2;
 
+	bool live = s->state == RUN_STARTING || s->state == RUN_RUNNING || s->state == RUN_STOPPING;
+
 	for (size_t i = 0; i < s->n_targets && (int)i < rows; i++) {
 		const struct snap_target *t = &s->t[i];
 		int y = r->y + 1 + (int)i, x = r->x + 2;
 		double ceil = target_ceiling(u, s, t);
+		/* Not measuring: a state, not a rate (0 MB/s would claim a
+		 * measurement of nothing). */
+		const char *state = !live ? NULL :
+				    !t->active ? "waiting" :
+				    t->phase == SNAP_PH_RAMP ? "ramp-up" :
+				    t->phase == SNAP_PH_STARTING ? "starting" : NULL;
 
 		draw_text(y, x, nw - 1, attr_of(t->active ? EL_MARK : EL_DIM), short_name(t->name));
 		x += nw;
+		if (state) {
+			draw_fill(y, x, bw, attr_of(EL_BAR_EMPTY));
+			if (u->gl == GL_ASCII) {
+				attrset(attr_of(EL_BAR_EMPTY));
+				mvhline(y, x, '.', bw);
+			}
+			draw_textf(y, x + bw, rw, attr_of(EL_DIM), "%*s", rw - 1, state);
+			continue;	/* no sparkline, no share */
+		}
 		canvas_hbar(u->gl, bw, t->mbps / top, bar, sizeof(bar));
 		draw_fill(y, x, bw, attr_of(EL_BAR_EMPTY));
 		if (u->gl == GL_ASCII) {

@@ -1,6 +1,7 @@
 /* panel-throughput.c - MB/s against time for all targets together: a braille
  * area plot, reads above and writes below the axis when both move, the axis
- * maximum autoscaled on the 1-2-5 ladder, the time axis labelled. */
+ * maximum autoscaled on the 1-2-5 ladder, the time axis labelled.  A result
+ * is drawn whole (downsampled), by drive position where the test sweeps. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +66,187 @@ sum_series(const struct run_snapshot *s, float *rd, float *wr, size_t max)
 	return n;
 }
 
+/* A result's whole run, downsampled to pw pixels (mean of the samples in
+ * each; NAN where none).  By position on the drive when the test sweeps it
+ * (one step, positions saved): between the lowest and highest position
+ * seen; else by time across every step.  -1 when nothing is saved. */
+static int
+result_curve(struct ui *u, const struct run_result *r, float *out, int pw, bool *by_pos,
+	     double *x0, double *x1)
+{
+	static double sum[1024], cnt[1024], tsum[1024], tcnt[1024];
+	const struct step_result *st = r->n_steps ? &r->steps[0] : NULL;
+	bool pos = ui_positional(u) && r->n_steps == 1 && st->n_res > 0;
+	double pmin = INFINITY, pmax = -INFINITY;
+
+	if (pw > 1024)
+		pw = 1024;
+	for (size_t k = 0; pos && k < st->n_res; k++) {
+		const struct saved_series *ss = &st->res[k].series;
+
+		if (!ss->pos || ss->n < 2) {
+			pos = false;
+			break;
+		}
+		for (size_t i = 0; i < ss->n; i++)
+			if (isfinite(ss->pos[i])) {
+				pmin = fmin(pmin, ss->pos[i]);
+				pmax = fmax(pmax, ss->pos[i]);
+			}
+	}
+	pos = pos && pmax > pmin;
+	memset(sum, 0, sizeof(sum));
+	memset(cnt, 0, sizeof(cnt));
+	if (pos) {
+		for (size_t k = 0; k < st->n_res; k++) {
+			const struct saved_series *ss = &st->res[k].series;
+
+			memset(tsum, 0, sizeof(tsum));
+			memset(tcnt, 0, sizeof(tcnt));
+			for (size_t i = 0; i < ss->n; i++) {
+				double p1 = ss->pos[i], p0 = i ? ss->pos[i - 1] : p1 - (ss->pos[1] - ss->pos[0]);
+				float v = ss->mbps[i];
+
+				if (!isfinite(p1) || !isfinite(v))
+					continue;
+				if (!(p0 < p1))	/* a new pass began: this sample is a point */
+					p0 = p1;
+				/* the interval swept [p0, p1]: it counts in every pixel it crossed */
+				int a = (int)floor((fmax(p0, pmin) - pmin) / (pmax - pmin) * pw);
+				int b = (int)ceil((p1 - pmin) / (pmax - pmin) * pw);
+
+				if (b <= a)
+					b = a + 1;
+				for (int x = a < 0 ? 0 : a; x < b && x < pw; x++) {
+					tsum[x] += v;
+					tcnt[x]++;
+				}
+			}
+			for (int x = 0; x < pw; x++)
+				if (tcnt[x]) {
+					sum[x] += tsum[x] / tcnt[x];
+					cnt[x] = 1;
+				}
+		}
+		*x0 = pmin;
+		*x1 = pmax;
+	} else {
+		size_t total = 0;
+
+		for (size_t s = 0; s < r->n_steps; s++) {
+			size_t m = 0;
+
+			for (size_t k = 0; k < r->steps[s].n_res; k++)
+				if (r->steps[s].res[k].series.mbps && r->steps[s].res[k].series.n > m)
+					m = r->steps[s].res[k].series.n;
+			total += m;
+		}
+		if (!total)
+			return -1;
+		size_t g = 0;
+		unsigned iv = 100;
+
+		for (size_t s = 0; s < r->n_steps; s++) {
+			const struct step_result *sp = &r->steps[s];
+			size_t m = 0;
+
+			for (size_t k = 0; k < sp->n_res; k++)
+				if (sp->res[k].series.mbps && sp->res[k].series.n > m) {
+					m = sp->res[k].series.n;
+					iv = sp->res[k].series.interval_ms ? sp->res[k].series.interval_ms : iv;
+				}
+			for (size_t i = 0; i < m; i++, g++) {
+				double agg = 0;
+
+				for (size_t k = 0; k < sp->n_res; k++) {
+					const struct saved_series *ss = &sp->res[k].series;
+
+					if (ss->mbps && i < ss->n && isfinite(ss->mbps[i]))
+						agg += ss->mbps[i];
+				}
+				int a = (int)(g * (size_t)pw / total), b = (int)((g + 1) * (size_t)pw / total);
+
+				if (b <= a)
+					b = a + 1;
+				for (int x = a; x < b && x < pw; x++) {
+					sum[x] += agg;
+					cnt[x]++;
+				}
+			}
+		}
+		*x0 = 0;
+		*x1 = (double)total * iv / 1000.0;
+	}
+	for (int x = 0; x < pw; x++)
+		out[x] = cnt[x] ? (float)(sum[x] / cnt[x]) : NAN;
+	*by_pos = pos;
+	return 0;
+}
+
+/* The result view and `show`: the whole run, not the last seconds. */
+static bool
+draw_result_curve(struct ui *u, const struct rect *r, const struct run_result *res)
+{
+	static float v[1024];
+	static const int layer_el[] = { EL_TEXT, EL_READ, EL_WRITE };
+	struct canvas c;
+	char title[128], a[32];
+	int lw = 6, cw = r->w - 2 - lw, ch = r->h - 3;
+	bool by_pos = false;
+	double x0, x1;
+
+	if (cw < 4 || ch < 1 || canvas_init(&c, u->gl, cw, ch) < 0)
+		return false;
+	int pw = canvas_pw(&c), ph = canvas_ph(&c);
+
+	if (pw > 1024 || result_curve(u, res, v, pw, &by_pos, &x0, &x1) < 0) {
+		canvas_free(&c);
+		return false;
+	}
+	bool wr = res->params.rw_mix < 50;
+	double vmax = 0;
+
+	for (int x = 0; x < pw; x++)
+		if (isfinite(v[x]))
+			vmax = fmax(vmax, v[x]);
+	double top = autoscale_update(&u->tp_scale, vmax);
+
+	for (int x = 0; x < pw; x++) {
+		int h = isfinite(v[x]) ? (int)lround(v[x] / top * ph) : 0;
+
+		if (h > 0)
+			canvas_vfill(&c, x, ph - h, ph - 1, wr ? L_WRITE : L_READ);
+	}
+	fmt_secs(a, sizeof(a), by_pos ? 0 : x1);
+	if (by_pos)
+		snprintf(title, sizeof(title), "Throughput by position  %s, whole run", wr ? "write" : "read");
+	else
+		snprintf(title, sizeof(title), "Throughput  %s, whole run (%s)", wr ? "write" : "read", a);
+	draw_box(u, r, title, u->focus == AR_THROUGHPUT);
+	draw_canvas(u, &c, r->y + 1, r->x + 1 + lw, layer_el);
+	draw_textf(r->y + 1, r->x + 1, lw, attr_of(EL_AXIS), "%5.0f", top);
+	draw_text(r->y + ch, r->x + 1, lw, attr_of(EL_AXIS), "    0");
+	int ty = r->y + r->h - 2;
+
+	draw_fill(ty, r->x + 1, r->w - 2, attr_of(EL_AXIS));
+	draw_text(ty, r->x + 1, lw, attr_of(EL_AXIS), "MB/s");
+	for (int k = 0; k <= 4; k++) {
+		int x = r->x + 1 + lw + (cw - 1) * k / 4;
+		double val = x0 + (x1 - x0) * k / 4;
+		char lab[16];
+
+		if (by_pos)	/* position on the drive, as % of it */
+			snprintf(lab, sizeof(lab), x1 - x0 < 0.04 ? "%.2f%%" : "%.0f%%", 100 * val);
+		else
+			snprintf(lab, sizeof(lab), "%.0fs", val);
+		int lx = x - (k == 4 ? text_width(lab) - 1 : k == 0 ? 0 : text_width(lab) / 2);
+
+		draw_text(ty, lx, r->x + r->w - 1 - lx, attr_of(EL_AXIS), lab);
+	}
+	canvas_free(&c);
+	return true;
+}
+
 void
 panel_throughput_draw(struct ui *u, const struct rect *r)
 {
@@ -74,6 +256,10 @@ panel_throughput_draw(struct ui *u, const struct rect *r)
 	struct canvas c;
 	static const int layer_el[] = { EL_TEXT, EL_READ, EL_WRITE };
 
+	const struct run_result *res = u->view == VIEW_RESULT ? ui_current_result(u, 0) : NULL;
+
+	if (res && draw_result_curve(u, r, res))
+		return;
 	if (!s) {
 		draw_box(u, r, "Throughput", u->focus == AR_THROUGHPUT);
 		return;
@@ -156,4 +342,13 @@ panel_throughput_draw(struct ui *u, const struct rect *r)
 		draw_text(ty, lx, r->x + r->w - 1 - lx, attr_of(EL_AXIS), lab);
 	}
 	canvas_free(&c);
+}
+
+bool
+ui_positional(struct ui *u)
+{
+	const struct run_result *r = u->view == VIEW_RESULT || u->snap_ui_owned ? ui_current_result(u, 0) : NULL;
+	const char *pat = r ? r->params.pattern : u->run_pattern;
+
+	return strcmp(pat, "rand") != 0 && strcmp(pat, "random") != 0;
 }

@@ -22,7 +22,10 @@ struct ui_backend {
 	size_t n_tests;
 	/* Start a run; 0 or -errno with a one-line reason in err.  confirmed:
 	 * the drives whose names the user typed to allow writing them, as the
-	 * inventory showed them (the guard compares each with what it opens). */
+	 * inventory showed them (the guard compares each with what it opens);
+	 * none (NULL, 0): the command line's --destroy-data stand.  Called with
+	 * ui_opts.start_targets, it starts the command line's own plan, every
+	 * option included. */
 	int (*start)(void *ctx, const char *test, const char *const *targets, size_t n_targets,
 		     const struct run_params *p, const struct drive *const *confirmed,
 		     size_t n_confirmed, char *err, size_t errlen);
@@ -49,6 +52,8 @@ struct ui_opts {
 	size_t n_show;
 };
 
-/* Run the dashboard until the user quits.  Returns an exit code. */
+/* Run the dashboard until the user quits.  Returns 130/143 when a signal
+ * ended it or the user stopped a running test to quit, else 0 (main.c then
+ * takes the last run's code). */
 int ui_main(struct inventory *inv, const struct ui_backend *be, const struct ui_opts *o);
 #endif

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "bench/bench.h"
 
 #define SOLO_MAX_S 3.0
@@ -78,6 +79,36 @@ find_knee(const struct step_result *s, size_t n, size_t *worst)
 			return i + 1;
 	}
 	return 0;
+}
+
+/* The name of a target that stopped early in a step, or NULL. */
+static const char *
+stopped_target(const struct step_result *s)
+{
+	static char buf[96];
+	for (size_t k = 0; k < s->n_res; k++)
+		if (s->res[k].stopped_early || s->res[k].note[0]) {
+			snprintf(buf, sizeof(buf), "%s stopped early", s->res[k].target);
+			return buf;
+		}
+	return NULL;
+}
+
+/* The last step scaling can be judged on, 1-based (0: none): an ideal, a
+ * measured aggregate and every drive running to the end.  A drive that
+ * vanished or gave up ends the curve there, whatever comes after. */
+static size_t
+last_judged(const struct run_result *r)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (stopped_target(s) || !isfinite(s->aggregate_mbps))
+			break;
+		if (s->ideal_mbps > 0)
+			j = i + 1;
+	}
+	return j;
 }
 
 static void
@@ -186,11 +217,13 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		if (v)
 			v->ceiling_mbps = ceil;
 	}
-	size_t worst;
-	size_t knee = find_knee(r->steps, r->n_steps, &worst);
-	bool ideal_known = false;
-	for (size_t i = 0; i < r->n_steps; i++)
-		ideal_known |= r->steps[i].ideal_mbps > 0;
+	size_t worst, clean = 0;
+	while (clean < r->n_steps && !stopped_target(&r->steps[clean]) &&
+	       isfinite(r->steps[clean].aggregate_mbps))
+		clean++;	/* a knee is looked for where every drive ran to the end */
+	size_t knee = find_knee(r->steps, clean, &worst);
+	size_t judged = last_judged(r);
+	bool ideal_known = judged > 0;
 	char ctx[200] = "";
 	if (p->shared_note[0])
 		snprintf(ctx, sizeof(ctx), " (%s)", p->shared_note);
@@ -236,7 +269,7 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 			verdict_evidence(v, "%zu drives: %.0f MB/s = %.0f %% of the %s link", last->active.n,
 					 last->aggregate_mbps, 100.0 * last->aggregate_mbps / ceil, p->ceiling_text);
 	} else if (ideal_known) {
-		const struct step_result *s = &r->steps[r->n_steps - 1];
+		const struct step_result *s = &r->steps[judged - 1];
 		if (ceil > 0)
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal, %.0f %% of the %s link%s",
 				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps,
@@ -244,7 +277,13 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		else
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal; link ceiling unknown%s",
 				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps, ctx);
-		v = sat(r, VL_PASS, 0, ceil, t);
+		const char *lost = judged < r->n_steps ? stopped_target(&r->steps[judged]) : NULL;
+		if (judged < r->n_steps) {	/* a drive failed: say how far the curve goes */
+			size_t o = strlen(t);
+			snprintf(t + o, sizeof(t) - o, "; not judged beyond %zu drive%s: %s", s->active.n,
+				 s->active.n == 1 ? "" : "s", lost ? lost : "no ideal for the next step");
+		}
+		v = sat(r, judged < r->n_steps ? VL_WARN : VL_PASS, 0, ceil, t);
 	} else if (r->interrupted && r->n_steps < planned_steps(p)) {
 		snprintf(t, sizeof(t), "interrupted after %zu of %zu steps, before scaling could be judged",
 			 r->n_steps, planned_steps(p));

@@ -2,6 +2,7 @@
  * libpci, the links between them, then ATA/SMART and the SMR verdicts. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,92 @@ inventory_find_drive(struct inventory *inv, const char *name)
 	return NULL;
 }
 
+/* WWNs are written "0x5000c500...", "naa.5000c500...", "wwn-0x5000..." */
+static const char *
+wwn_bare(const char *s)
+{
+	if (strncmp(s, "wwn-", 4) == 0)
+		s += 4;
+	if (strncasecmp(s, "0x", 2) == 0 || strncasecmp(s, "naa.", 4) == 0 ||
+	    strncasecmp(s, "eui.", 4) == 0)
+		s += s[1] == 'x' || s[1] == 'X' ? 2 : 4;
+	return s;
+}
+
+struct drive *
+inventory_match_drive(struct inventory *inv, const char *name)
+{
+	struct drive *d, *hit = NULL;
+	char real[PATH_MAX];
+
+	if (!name || !*name)
+		return NULL;
+	if ((d = inventory_find_drive(inv, name)))
+		return d;
+	/* /dev/disk/by-id/..., by-path, a symlink: the node it names */
+	if (name[0] == '/' && realpath(name, real) && (d = inventory_find_drive(inv, real)))
+		return d;
+	if (strncmp(name, "sim:", 4) == 0 && (d = inventory_find_drive(inv, name + 4)))
+		return d;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		const struct drive *x = &inv->drv[i];
+		bool m = (x->serial[0] && strcmp(x->serial, name) == 0) ||
+			 (x->id[0] && strcmp(x->id, name) == 0) ||
+			 (x->wwn[0] && strcasecmp(wwn_bare(x->wwn), wwn_bare(name)) == 0);
+		if (!m)
+			continue;
+		if (hit && hit != x)
+			return NULL;	/* two drives answer to it: never guess */
+		hit = &inv->drv[i];
+	}
+	return hit;
+}
+
+struct ds_u64
+drive_trim(const struct drive *d, const char **src)
+{
+	struct ds_u64 t = { 0 };
+	const char *s = NULL;
+
+	if (d->ata.state == ATA_OK && d->ata.id.trim.known) {
+		t = d->ata.id.trim;
+		s = "identify";
+	} else if (d->discard_granularity.known) {
+		DS_SET(t, d->discard_granularity.v > 0);
+		s = "sysfs";
+	}
+	if (src)
+		*src = s;
+	return t;
+}
+
+bool
+drive_holds_root(const struct drive *d)
+{
+	for (size_t i = 0; i < d->mounts.n; i++) {	/* "sda1 /" */
+		const char *sp = strrchr(d->mounts.v[i], ' ');
+		if (sp && strcmp(sp + 1, "/") == 0)
+			return true;
+	}
+	return false;
+}
+
+bool
+drive_testable(const struct drive *d, const char **why)
+{
+	const char *w = NULL;
+
+	if (d->access == ACC_DENIED)
+		w = "cannot be opened";
+	else if (d->access == ACC_GONE)
+		w = "is gone";
+	else if (drive_holds_root(d))
+		w = "holds /";
+	if (why)
+		*why = w;
+	return !w;
+}
+
 int
 inventory_find_controller(const struct inventory *inv, const char *spec)
 {
@@ -147,7 +234,9 @@ inventory_find_controller(const struct inventory *inv, const char *spec)
 static void
 refresh_id(struct drive *d)
 {
-	if (strcmp(d->id_source, "serial") == 0 || !d->serial[0])
+	/* only a weaker id gives way (an NVMe namespace id never does) */
+	if (!d->serial[0] || (strcmp(d->id_source, "wwn") && strcmp(d->id_source, "by-path") &&
+			      strcmp(d->id_source, "name")))
 		return;
 	strtrimcpy(d->id, sizeof d->id, d->serial);
 	strcpy(d->id_source, "serial");

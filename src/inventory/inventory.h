@@ -124,7 +124,8 @@ struct drive {
 	char sector_source[16];		/* "sysfs", "identify" */
 	struct ds_u64 min_io, opt_io, alignment_offset, discard_granularity;
 	struct ds_u64 rotational;	/* 0/1 as sysfs says */
-	struct ds_u64 rotation_rpm;	/* from IDENTIFY (or model); known 0 = SSD */
+	struct ds_u64 rotation_rpm;	/* from IDENTIFY, SCSI VPD page B1 (or model); known 0 = SSD */
+	struct ds_dbl link_gbps;	/* SATA link speed the kernel negotiated (ata_link sata_spd) */
 	char zoned[24];			/* sysfs queue/zoned: none, host-aware, host-managed; "" unknown */
 	char write_cache[24];		/* "write back", "write through"; "" unknown */
 	bool removable, readonly;
@@ -220,6 +221,21 @@ size_t inventory_poll(struct inventory *inv);
  * "ctrl:ADDRESS", "ctrlN" or address.  NULL / -1 when not found. */
 struct drive *inventory_find_drive(struct inventory *inv, const char *name);
 int inventory_find_controller(const struct inventory *inv, const char *spec);
+/* A drive by any name `list` shows: kernel name or path, serial, WWN (with or
+ * without "0x"/"naa."/"wwn-"), its id, a /dev/disk/by-* link (resolved), a
+ * sim drive's name.  NULL when none, or when the name fits two drives. */
+struct drive *inventory_match_drive(struct inventory *inv, const char *name);
+
+/* TRIM, from one source for every view: IDENTIFY word 169 when the drive
+ * answered, else the kernel's discard support (queue/discard_granularity
+ * non-zero).  known=false when neither says; src names the source. */
+struct ds_u64 drive_trim(const struct drive *d, const char **src);
+/* The drive holds the root filesystem (a mount of "/" on it, a partition or
+ * a holder of it). */
+bool drive_holds_root(const struct drive *d);
+/* Whether a test may be offered on it at all: opened fine (or not checked)
+ * and not the root disk.  false with a short reason ("holds /"). */
+bool drive_testable(const struct drive *d, const char **why);
 
 /* Append helpers (grow arrays; returned pointer valid until next append). */
 struct drive *inventory_add_drive(struct inventory *inv);

@@ -135,6 +135,81 @@ read_vpd80(const char *dir, char *dst, size_t n)
 	strtrimcpy(dst, n, text);
 }
 
+/* Block Device Characteristics VPD page (0xB1): bytes 4-5 the medium
+ * rotation rate; 1 = non-rotating, 0x0401..0xFFFE rpm, 0 = not reported. */
+static void
+read_vpdb1(const char *dir, struct ds_u64 *rpm)
+{
+	char p[PATH_MAX];
+	unsigned char buf[64];
+	if (pathf(p, sizeof p, "%s/device/vpd_pgb1", dir))
+		return;
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t r = read(fd, buf, sizeof buf);
+	close(fd);
+	if (r < 6 || buf[1] != 0xb1)
+		return;
+	unsigned rate = (unsigned)buf[4] << 8 | buf[5];
+	if (rate == 1)
+		DS_SET(*rpm, 0);
+	else if (rate >= 0x0401 && rate <= 0xfffe)
+		DS_SET(*rpm, rate);
+}
+
+/* Hex digits of an NVMe namespace identifier (eui, nguid), lower case, no
+ * separators; "" when absent or all zero (not assigned). */
+static void
+ns_ident(struct scan *s, const char *name, const char *dir, const char *rel, char *out, size_t n)
+{
+	char buf[128];
+	size_t k = 0;
+	bool nonzero = false;
+	out[0] = '\0';
+	if (attr_text(s, name, dir, rel, buf, sizeof buf) < 0)
+		return;
+	for (const char *c = buf; *c && k + 1 < n; c++)
+		if (isxdigit((unsigned char)*c)) {
+			out[k++] = (char)tolower((unsigned char)*c);
+			nonzero |= *c != '0';
+		}
+	out[k] = '\0';
+	if (!nonzero)
+		out[0] = '\0';
+}
+
+/* The SATA link speed the kernel negotiated, for a drive on port ataN:
+ * <...>/ataN/linkN/ata_link/linkN/sata_spd ("6.0 Gbps"; "<unknown>"). */
+static void
+read_sata_spd(struct scan *s, struct drive *d)
+{
+	const char *a = NULL;
+	for (const char *p = strstr(d->syspath, "/ata"); p; p = strstr(p + 1, "/ata")) {
+		const char *e = p + 4;
+		if (!isdigit((unsigned char)*e))
+			continue;
+		while (isdigit((unsigned char)*e))
+			e++;
+		if (*e == '/') {
+			a = p;
+			break;
+		}
+	}
+	if (!a)
+		return;
+	unsigned n = (unsigned)strtoul(a + 4, NULL, 10);
+	char path[PATH_MAX], buf[32];
+	double g;
+	if ((pathf(path, sizeof path, "%.*s/link%u/ata_link/link%u/sata_spd", (int)(strchr(a + 1, '/') - d->syspath),
+		   d->syspath, n, n) || read_text(path, buf, sizeof buf)) &&
+	    (pathf(path, sizeof path, "%s/class/ata_link/link%u/sata_spd", s->root, n) ||
+	     read_text(path, buf, sizeof buf)))
+		return;
+	if (sscanf(buf, "%lf Gbps", &g) == 1 && g > 0)
+		DS_SET(d->link_gbps, g);
+}
+
 enum kind { K_SKIP, K_DISK, K_LOOP, K_ZRAM };
 
 static bool
@@ -438,9 +513,31 @@ nvme_path_device(const char *dir, char *syspath, size_t n)
 }
 
 static void
-choose_id(struct scan *s, struct drive *d)
+choose_id(struct scan *s, struct drive *d, const char *dir)
 {
-	char bp[128];
+	char bp[128], ns[80], nsid[16];
+	/* Namespaces of one NVMe controller share its serial: the namespace's
+	 * own NGUID or EUI-64 names it, else serial and namespace id. */
+	if (d->transport == TR_NVME) {
+		ns_ident(s, d->name, dir, "nguid", ns, sizeof ns);
+		if (ns[0]) {
+			strtrimcpy(d->id, sizeof d->id, ns);
+			strcpy(d->id_source, "nguid");
+			return;
+		}
+		ns_ident(s, d->name, dir, "eui", ns, sizeof ns);
+		if (ns[0]) {
+			strtrimcpy(d->id, sizeof d->id, ns);
+			strcpy(d->id_source, "eui");
+			return;
+		}
+		if (d->serial[0] && attr_text(s, d->name, dir, "nsid", nsid, sizeof nsid) == 0 &&
+		    str_isdigits(nsid) && nsid[0]) {
+			snprintf(d->id, sizeof d->id, "%.100s-ns%s", d->serial, nsid);
+			strcpy(d->id_source, "serial+nsid");
+			return;
+		}
+	}
 	if (d->serial[0]) {
 		strtrimcpy(d->id, sizeof d->id, d->serial);
 		strcpy(d->id_source, "serial");
@@ -496,7 +593,9 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 	attr_str(s, name, dir, "device/model", d->model, sizeof d->model);
 	if (!d->model[0])
 		attr_str(s, name, dir, "device/name", d->model, sizeof d->model);
-	if (!has_component(d->syspath, "virtio"))	/* virtio's "vendor" is a PCI id */
+	/* virtio-blk's "vendor" is a PCI id; a SCSI disk on virtio-scsi (under
+	 * a SCSI target) has a real INQUIRY vendor */
+	if (!has_component(d->syspath, "virtio") || strstr(d->syspath, "/target"))
 		attr_str(s, name, dir, "device/vendor", d->vendor, sizeof d->vendor);
 	attr_str(s, name, dir, "serial", d->serial, sizeof d->serial);
 	if (!d->serial[0])
@@ -539,7 +638,10 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 			list_dir(dir, rel, &d->holders);
 	}
 	find_mounts(s, d);
-	choose_id(s, d);
+	choose_id(s, d, dir);
+	read_vpdb1(dir, &d->rotation_rpm);
+	if (d->transport == TR_SATA)
+		read_sata_spd(s, d);
 
 	/* Warnings only for what sysfs alone can tell. */
 	if (k == K_LOOP && attr_exists(dir, "loop/dio")) {

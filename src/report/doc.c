@@ -1,10 +1,12 @@
 /* doc.c - the shared JSON document (schema 1): header, null-for-unknown
  * helpers, atomic write. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include "report/doc.h"
 
@@ -57,6 +59,180 @@ doc_new(void)
 	return doc;
 }
 
+/* The directory part of PATH ("." for a bare name). */
+static void
+dir_of(const char *path, char *dir, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, n, ".");
+	else if (slash == path)
+		snprintf(dir, n, "/");
+	else
+		snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+static const char *
+kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" :
+	       S_ISCHR(m) ? "a character device" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link" : "not a regular file";
+}
+
+/* A fresh temporary beside PATH: O_EXCL never opens what is already there
+ * (a planted file or symlink), O_NOFOLLOW never follows a link. */
+static int
+tmp_create(const char *path, char *tmp, size_t n)
+{
+	static unsigned counter;
+	char dir[4096];
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dir_of(path, dir, sizeof dir);
+	for (int tries = 0; tries < 100; tries++) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		unsigned salt = (unsigned)ts.tv_nsec ^ (__atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
+		if (snprintf(tmp, n, "%s/.%s.%d.%08x.tmp", dir, base, (int)getpid(), salt) >= (int)n)
+			return -ENAMETOOLONG;
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+/* What is at PATH now: 0 for a regular file or nothing, -errno otherwise. */
+static int
+target_ok(const char *path, mode_t *mode)
+{
+	struct stat st;
+	*mode = 0;
+	if (!path[0])
+		return -ENOENT;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	*mode = st.st_mode;
+	return S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+}
+
+int
+doc_out_check(const char *path, char *err, size_t n)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	mode_t m;
+	int rc = target_ok(path, &m);
+	if (!path[0] || rc == -EISDIR) {
+		snprintf(err, n, "%.256s: name a file (or - for stdout)", path);
+		return path[0] ? rc : -ENOENT;
+	}
+	if (rc == -EEXIST) {
+		snprintf(err, n, "%.256s: %s, not a regular file (name a new file or a regular one)",
+			 path, kind_of(m));
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, n, "%.256s: %s", path, strerror(-rc));
+		return rc;
+	}
+	/* Can a file be created beside it?  (EROFS, EACCES, ENOENT, ENOSPC of
+	 * inodes: all found now, before a long run, not after it.) */
+	char tmp[4096], dir[4096];
+	int fd = tmp_create(path, tmp, sizeof tmp);
+	if (fd < 0) {
+		dir_of(path, dir, sizeof dir);
+		snprintf(err, n, "%.256s: cannot write in %.256s (%s)", path, dir, strerror(-fd));
+		return fd;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
+int
+doc_flush(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int
+doc_out_open(struct doc_out *o, const char *path)
+{
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	mode_t m;
+	int rc = target_ok(path, &m);
+	if (rc)
+		return rc == -EEXIST ? -EINVAL : rc;
+	int fd = tmp_create(path, o->tmp, sizeof o->tmp);
+	if (fd < 0)
+		return fd;
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		rc = -errno;
+		close(fd);
+		unlink(o->tmp);
+		return rc;
+	}
+	return 0;
+}
+
+void
+doc_out_abort(struct doc_out *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->f = NULL;
+	o->tmp[0] = 0;
+}
+
+int
+doc_out_commit(struct doc_out *o)
+{
+	if (o->f == stdout) {
+		o->f = NULL;
+		return doc_flush(stdout);
+	}
+	int rc = doc_flush(o->f);
+	if (!rc && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+		rc = -errno;
+	FILE *f = o->f;
+	o->f = NULL;
+	errno = 0;
+	if (fclose(f) != 0 && !rc)
+		rc = errno ? -errno : -EIO;
+	mode_t m;
+	if (!rc)	/* the name may have changed under us during the run */
+		rc = target_ok(o->path, &m);
+	if (!rc && rename(o->tmp, o->path) != 0)
+		rc = -errno;
+	if (rc) {
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+		return rc == -EEXIST ? -EINVAL : rc;
+	}
+	o->tmp[0] = 0;
+	char dir[4096];
+	dir_of(o->path, dir, sizeof dir);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {		/* the rename itself on disk; best effort */
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
 int
 doc_write(struct json_object *doc, const char *path)
 {
@@ -64,27 +240,14 @@ doc_write(struct json_object *doc, const char *path)
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		return -ENOMEM;
-	if (strcmp(path, "-") == 0) {
-		if (fputs(s, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
-			return -EIO;
-		return 0;
+	struct doc_out o;
+	int rc = doc_out_open(&o, path);
+	if (rc)
+		return rc;
+	if (fputs(s, o.f) == EOF || fputc('\n', o.f) == EOF) {
+		rc = errno ? -errno : -EIO;
+		doc_out_abort(&o);
+		return rc;
 	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	int bad = fputs(s, f) == EOF || fputc('\n', f) == EOF;
-	if (fclose(f) != 0 || bad) {
-		int err = errno ? errno : EIO;
-		unlink(tmp);
-		return -err;
-	}
-	if (rename(tmp, path) != 0) {
-		int err = errno;
-		unlink(tmp);
-		return -err;
-	}
-	return 0;
+	return doc_out_commit(&o);
 }

@@ -12,9 +12,27 @@ struct json_object *doc_new(void);
 struct json_object *doc_u64(const struct ds_u64 *v);
 struct json_object *doc_dbl(const struct ds_dbl *v);
 struct json_object *doc_str(const char *s);	/* "" -> null */
-/* Write the document to a file ("-" = stdout), pretty; 0 or -errno.  Written to
- * FILE.tmp then renamed, so a reader never sees half a document. */
+/* Write the document to a file ("-" = stdout), pretty; 0 or -errno.  Written
+ * through doc_out_*, so a reader never sees half a document. */
 int doc_write(struct json_object *doc, const char *path);
+
+/* An output file written safely (diskscope runs as root): PATH must be a
+ * regular file or a new name; the bytes go to a fresh temporary beside it
+ * (O_EXCL|O_NOFOLLOW, a unique name, so nothing planted there is followed),
+ * which is fsync'd and renamed over PATH.  "-" is stdout, flushed and checked.
+ * Every error is the real errno (ENOSPC, EPIPE, EROFS...). */
+struct doc_out {
+	FILE *f;
+	const char *path;
+	char tmp[4096];		/* "" for stdout */
+};
+/* 0, or -errno with err set ("PATH: a block device, not a regular file"). */
+int doc_out_check(const char *path, char *err, size_t n);
+int doc_out_open(struct doc_out *o, const char *path);
+int doc_out_commit(struct doc_out *o);	/* flush, fsync, rename; 0 or -errno */
+void doc_out_abort(struct doc_out *o);	/* close and remove the temporary */
+/* Flush and check a stream (stdout): 0 or -errno (EIO when errno is unknown). */
+int doc_flush(FILE *f);
 /* "ok", "no access (EPERM)", "unchecked", "gone". */
 void access_text(const struct drive *d, char *buf, size_t n);
 /* The inventory section. */

@@ -167,7 +167,10 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	const struct ata_identify *id = &d->ata.id;
 	bool have_id = d->ata.state == ATA_OK;
 	x = json_object_new_object();
-	ADD(x, "supported", have_id ? bool_or_null(&id->trim) : NULL);
+	const char *trim_src;
+	struct ds_u64 trim = drive_trim(d, &trim_src);
+	ADD(x, "supported", bool_or_null(&trim));
+	ADD(x, "source", trim_src ? json_object_new_string(trim_src) : NULL);
 	ADD(x, "deterministic", have_id ? bool_or_null(&id->trim_deterministic) : NULL);
 	ADD(x, "zeroed", have_id ? bool_or_null(&id->trim_zeroed) : NULL);
 	ADD(x, "discard_granularity", doc_u64(&d->discard_granularity));
@@ -175,8 +178,12 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	ADD(o, "zoned", doc_str(d->zoned));
 	ADD(o, "write_cache", doc_str(d->write_cache));
 	x = json_object_new_object();
+	/* current: the drive's own word 77, else what the kernel negotiated */
+	bool id_cur = have_id && id->sata_cur_gbps.known;
 	ADD(x, "supported_gbps", have_id ? doc_dbl(&id->sata_max_gbps) : NULL);
-	ADD(x, "current_gbps", have_id ? doc_dbl(&id->sata_cur_gbps) : NULL);
+	ADD(x, "current_gbps", id_cur ? doc_dbl(&id->sata_cur_gbps) : doc_dbl(&d->link_gbps));
+	ADD(x, "current_source", id_cur ? json_object_new_string("identify") :
+	    d->link_gbps.known ? json_object_new_string("kernel") : NULL);
 	ADD(o, "sata_link", x);
 
 	x = json_object_new_object();

@@ -57,11 +57,8 @@ fmt_rotation(const struct drive *d, char *buf, size_t n)
 const char *
 trim_label(const struct drive *d)
 {
-	if (d->ata.state == ATA_OK && d->ata.id.trim.known)
-		return d->ata.id.trim.v ? "yes" : "no";
-	if (d->discard_granularity.known)
-		return d->discard_granularity.v ? "yes" : "no";
-	return "?";
+	struct ds_u64 t = drive_trim(d, NULL);
+	return !t.known ? "?" : t.v ? "yes" : "no";
 }
 
 /* Short enough for the table: libatasmart's overall names are long. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "report/doc.h"
 #include "report/run.h"
 #include "report/writer.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "report/run.h"
+#include "report/doc.h"
 #include "report/writer.h"
 
 static int
@@ -36,26 +37,10 @@ int
 writer_to_path(const char *path, void (*print)(FILE *, const struct run_result *),
 	       const struct run_result *r)
 {
-	if (!strcmp(path, "-")) {
-		print(stdout, r);
-		return fflush(stdout) ? -EIO : 0;
-	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	print(f, r);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		unlink(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	struct doc_out o;
+	int rc = doc_out_open(&o, path);
+	if (rc)
+		return rc;
+	print(o.f, r);
+	return doc_out_commit(&o);	/* the stream's own errno: ENOSPC, EPIPE */
 }

@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "inventory/inventory.h"
 #include "io/guard.h"
+#include "report/doc.h"
 #include "report/run.h"
 #include "report/writer.h"
 #include "run/cli.h"
@@ -197,6 +198,32 @@ static const struct cli_opt run_opts[] = {
 	{ "help", NULL, "this text", o_help },
 };
 
+/* The test's parameters first (its table: kind, range, default), then the
+ * run options; never a confirmation, an output file or a flag. */
+int
+plan_set_option(struct plan *p, const char *name, const char *value, char *err, size_t errlen)
+{
+	static const char *const not_here[] = { "destroy-data", "keep", "help" };
+	struct run_outputs out = { 0 };
+	for (size_t k = 0; k < ARRAY_SIZE(not_here); k++)
+		if (!strcmp(name, not_here[k]))
+			goto unknown;
+	if (writer_find(name, NULL))
+		goto unknown;
+	if (bench_param_find(p->test, name, NULL)) {
+		int rc = plan_set_param(p, name, value, err, errlen);
+		if (!rc && p->params.rw_mix < 100)	/* as plan_parse_args does */
+			p->topts.write = true;
+		return rc;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(run_opts); k++)
+		if (!strcmp(run_opts[k].name, name) && run_opts[k].arg)
+			return run_opts[k].parse(p, &out, value, err, errlen);
+unknown:
+	snprintf(err, errlen, "no option --%s here", name);
+	return -EINVAL;
+}
+
 /* With a test: its summary and its own parameters first. */
 static void
 usage(FILE *f, const struct bench_test *t)
@@ -240,7 +267,8 @@ usage(FILE *f, const struct bench_test *t)
 		snprintf(lhs, sizeof(lhs), "--%s %s", writer_table[i].name, writer_table[i].arg);
 		fprintf(f, "  %-36s %s\n", lhs, writer_table[i].help);
 	}
-	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage, 3 refused by the guard, 130/143 interrupted\n");
+	fprintf(f, "exit: 0 ok, 1 problems found, 2 usage or output not written, 3 refused by the guard,\n"
+		   "      128+signal interrupted (129 HUP, 130 INT, 143 TERM)\n");
 }
 
 void
@@ -386,6 +414,40 @@ on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Signals that end a run alike: the workers stop, the partial result is
+ * written (marked interrupted), the scratch file removed, exit 128+sig. */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+/* Ignored during a run: SIGPIPE, because a closed stdout must become an
+ * EPIPE output error after the cleanup, not a death before it; SIGUSR1 and
+ * SIGUSR2, which mean nothing here and would otherwise kill the run. */
+static const int quiet_sigs[] = { SIGPIPE, SIGUSR1, SIGUSR2 };
+
+struct sig_saved {
+	struct sigaction stop[ARRAY_SIZE(stop_sigs)], quiet[ARRAY_SIZE(quiet_sigs)];
+};
+
+static void
+signals_take(struct sig_saved *sv)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	got_signal = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i], &sa, &sv->stop[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(quiet_sigs); i++)
+		sigaction(quiet_sigs[i], &ign, &sv->quiet[i]);
+}
+
+static void
+signals_restore(const struct sig_saved *sv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i], &sv->stop[i], NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(quiet_sigs); i++)
+		sigaction(quiet_sigs[i], &sv->quiet[i], NULL);
+}
+
 static void
 progress(const struct run_snapshot *s, bool final)
 {
@@ -409,8 +471,8 @@ progress(const struct run_snapshot *s, bool final)
 	fflush(stderr);
 }
 
-static bool
-has_problems(const struct run_result *r)
+bool
+run_has_problems(const struct run_result *r)
 {
 	for (size_t i = 0; i < r->n_verdicts; i++)
 		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link"))
@@ -426,31 +488,63 @@ has_problems(const struct run_result *r)
 	return r->n_steps == 0 || r->failed;
 }
 
-/* An output file must be writable before a long run, not after it. */
+/* An output file must be writable before a long run, not after it, and must
+ * be a regular file or a new name (doc_out_check). */
 static int
 check_output(const char *path, const char *opt, char *err, size_t errlen)
 {
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash == dir ? (void)(dir[1] = 0) : (void)(*slash = 0);
-	else
-		snprintf(dir, sizeof(dir), ".");
-	struct stat st;
-	if (!path[0] || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
-		snprintf(err, errlen, "%s %.256s: name a file (or - for stdout)", opt, path);
-		return -EINVAL;
-	}
-	errno = 0;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
-		int e = errno;
-		snprintf(err, errlen, "%.24s %.200s: cannot write in %.200s (%.60s)", opt, path, dir,
-			 e ? strerror(e) : "not a directory");
-		return -EINVAL;
-	}
+	char why[480];
+	int rc = doc_out_check(path, why, sizeof why);
+	if (rc)
+		snprintf(err, errlen, "%s %s", opt, why);
+	return rc;
+}
+
+/* PATH spelled canonically (its directory resolved), for comparing names
+ * that do not exist yet. */
+static void
+canon_path(const char *path, char *out, size_t n)
+{
+	char dir[4096], real[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	if (!realpath(dir, real))
+		snprintf(real, sizeof real, "%s", dir);
+	snprintf(out, n, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* Two writers given one file would write one over the other (--json X
+ * --csv X): refuse, whatever the spelling (./X, a symlinked directory, a
+ * hard link). */
+static bool
+same_output(const char *x, const char *y)
+{
+	if (!strcmp(x, "-") || !strcmp(y, "-"))
+		return !strcmp(x, y);
+	struct stat a, b;
+	if (!stat(x, &a) && !stat(y, &b))
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	char ca[8192], cb[8192];
+	canon_path(x, ca, sizeof ca);
+	canon_path(y, cb, sizeof cb);
+	return !strcmp(ca, cb);
+}
+
+static int
+check_distinct(const struct run_outputs *out, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
+		for (size_t j = i + 1; out->path[i] && j < writer_count && j < WRITER_MAX; j++)
+			if (out->path[j] && same_output(out->path[i], out->path[j])) {
+				snprintf(err, errlen, "--%s %.200s and --%s %.200s name the same %s: give each its own",
+					 writer_table[i].name, out->path[i], writer_table[j].name, out->path[j],
+					 strcmp(out->path[i], "-") ? "file" : "output (stdout)");
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -496,6 +590,8 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 		rc = check_output(out.path[i], opt, err, sizeof(err));
 	}
 	if (!rc)
+		rc = check_distinct(&out, err, sizeof(err));
+	if (!rc)
 		rc = plan_resolve_targets(&p, g, err, sizeof(err));
 	if (!rc)
 		rc = plan_build(&p, err, sizeof(err));
@@ -506,11 +602,8 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	}
 	/* Signals are ours before any target opens: a Ctrl-C while a scratch
 	 * file is being filled must still remove it (target_close). */
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	got_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	struct sig_saved saved;
+	signals_take(&saved);
 	struct runner *r;
 	int bad = -1;
 	rc = runner_create(&p, &r, &bad, err, sizeof(err));
@@ -521,14 +614,13 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	}
 	if (rc) {
 		int sig = got_signal;
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
 		fprintf(stderr, "diskscope: %s\n", err);
 		if (out.json)	/* the JSON records what happened: nothing ran, and why */
 			write_failed_json(&p, out.json, err, sig != 0);
+		signals_restore(&saved);
 		plan_free(&p);
 		if (sig)
-			return sig == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+			return 128 + sig;
 		/* -EPERM on a write is the guard's refusal; on a read it is the
 		 * device refusing the open: a target that cannot be used, like a
 		 * missing one, is bad input */
@@ -542,6 +634,7 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	if (rc) {
 		fprintf(stderr, "diskscope: cannot start the run: %s\n", strerror(-rc));
 		runner_destroy(r);
+		signals_restore(&saved);
 		plan_free(&p);
 		return EXIT_PROBLEMS;
 	}
@@ -573,29 +666,30 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	runner_result(r, &res);
 	if (sig)
 		res.interrupted = true;
-	/* The table goes to stdout unless stdout carries the JSON or CSV. */
+	/* The table goes to stdout unless stdout carries a writer's output.  An
+	 * output that cannot be written (ENOSPC, EPIPE, EIO) is exit 2, never a
+	 * silent 0: the result is lost. */
 	bool to_stdout = false;
 	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
 		to_stdout |= out.path[i] && !strcmp(out.path[i], "-");
 	run_text_print(to_stdout ? stderr : stdout, &res);
-	int exit_code = has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
+	int exit_code = run_has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
+	if (!to_stdout && (rc = doc_flush(stdout))) {
+		fprintf(stderr, "diskscope: writing the result to stdout: %s\n", strerror(-rc));
+		exit_code = EXIT_OUTPUT;
+	}
 	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
 		if (!out.path[i])
 			continue;
 		rc = writer_table[i].write(&res, out.path[i]);
 		if (rc) {
 			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out.path[i], strerror(-rc));
-			exit_code = EXIT_PROBLEMS;
+			exit_code = EXIT_OUTPUT;
 		}
 	}
 	run_result_free(&res);
-	runner_destroy(r);
+	runner_destroy(r);	/* the scratch file goes here, whatever happened above */
 	plan_free(&p);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (sig == SIGINT)
-		return EXIT_SIGINT;
-	if (sig == SIGTERM)
-		return EXIT_SIGTERM;
-	return exit_code;
+	signals_restore(&saved);
+	return sig ? 128 + sig : exit_code;
 }

@@ -32,6 +32,13 @@ int plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err,
 /* Steps for the plan (the test's builder).  0 or -errno + err. */
 int plan_build(struct plan *p, char *err, size_t errlen);
 
+/* Set one option of the table (name without "--") as the command line
+ * would, with its checks and its one-line message: the dashboard's typed
+ * parameter fields go through here.  0 or -EINVAL + err. */
+int plan_set_option(struct plan *p, const char *name, const char *value, char *err, size_t errlen);
+
 void run_cli_usage(FILE *f);
+/* Errors, a failed link check, a target that measured nothing: exit 1. */
+bool run_has_problems(const struct run_result *r);
 /* parse_size and parse_seconds: run/test.h */
 #endif

@@ -286,6 +286,13 @@ sample(struct runner *r, size_t step_pos, bool final)
 			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
 			s->p50_us = s->p99_us = NAN;
 		}
+		int wst = atomic_load_explicit(&w->pub.state, memory_order_relaxed);
+		if (wst == WS_RAMP)
+			s->phase = SNAP_PH_RAMP;
+		else if (wst == WS_MEASURE && L->seen)
+			s->phase = SNAP_PH_MEASURE;
+		else if (wst == WS_MEASURE || wst == WS_DRAIN || wst == WS_DONE)
+			s->phase = L->seen ? SNAP_PH_MEASURE : SNAP_PH_STARTING;
 		uint64_t rb = atomic_load_explicit(&w->pub.rbytes, memory_order_relaxed);
 		uint64_t wb = atomic_load_explicit(&w->pub.wbytes, memory_order_relaxed);
 		uint64_t el = atomic_load_explicit(&w->pub.elapsed_ns, memory_order_relaxed);
@@ -415,6 +422,7 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			L->seen = 0;
 			L->last_new_ns = 0;
 			L->snap.active = true;
+			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
 		}
 		pthread_mutex_unlock(&r->mu);
 		for (unsigned k = 0; k < st->n; k++) {

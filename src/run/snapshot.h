@@ -32,7 +32,11 @@ struct snap_target {
 	 * so the rings of targets that idled between steps line up in time.
 	 * 0 = unknown (the UI then sums only the active targets). */
 	uint64_t ring_end;
+	unsigned char phase;		/* SNAP_PH_*: what an active target is doing */
 };
+/* phase: measuring; started but no measured interval yet; warming up (its
+ * figures are not counted).  The per-drive bars say so instead of 0 MB/s. */
+enum { SNAP_PH_MEASURE, SNAP_PH_STARTING, SNAP_PH_RAMP };
 
 struct snap_step {
 	unsigned index;			/* 1-based */

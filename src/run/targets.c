@@ -91,6 +91,10 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 		if (!strncmp(s, "ctrl", 4) || (!stat(s, &st) && S_ISBLK(st.st_mode)) ||
 		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
 			need_inv = true;
+		/* a serial, a WWN, a sim drive's name: only the inventory knows */
+		else if (strncmp(s, "sim:", 4) && s[0] != '/' && s[0] != '.' &&
+			 (stat(s, &st) || !S_ISDIR(st.st_mode)))
+			need_inv = true;
 	}
 	struct inventory inv = { 0 };
 	bool have_inv = false;
@@ -141,7 +145,12 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			rc = -E2BIG;
 			break;
 		}
-		if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
+		/* a name the inventory shows (kernel name, serial, WWN, by-id
+		 * link, sim drive) becomes that drive's own path */
+		struct drive *named = have_inv && strncmp(s, "sim:", 4) ? inventory_match_drive(&inv, s) : NULL;
+		if (named && (!stat(s, &st) ? S_ISBLK(st.st_mode) : true)) {
+			snprintf(v[nv].path, sizeof(v[nv].path), "%s", named->path);
+		} else if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
 			if (strncmp(s, "sim:", 4) && stat(s, &st)) {
 				snprintf(err, errlen, "target '%s': %s", s, strerror(errno));
 				rc = -ENOENT;
@@ -156,7 +165,8 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			else if (!stat(s, &st) && S_ISDIR(st.st_mode))
 				snprintf(v[nv].path, sizeof(v[nv].path), "%s", s);
 			else {
-				snprintf(err, errlen, "unknown target '%s': not a block device, directory, "
+				snprintf(err, errlen, "unknown target '%s': not a drive `diskscope list` "
+					 "shows (name, serial, WWN, /dev/disk/by-id/...), a directory, "
 					 "sim:MODEL or ctrl:N", s);
 				rc = -ENOENT;
 				break;

@@ -30,6 +30,7 @@ struct fd_io {
 	uint64_t off, len;
 	uint64_t lba0, lba1;		/* sectors touched, inclusive */
 	double now;
+	bool again;			/* planned before, woken by clear/vanish/stall */
 };
 
 struct fd_plan {
@@ -127,7 +128,7 @@ hook_mcache(struct fd_dev *d, struct fd_disk *k, const struct fd_io *io, struct 
 		k->mc_used = 0;		/* idle long enough: cleaned */
 		k->mc_full_at = 0;
 	}
-	if (io->op == FD_WRITE) {
+	if (io->op == FD_WRITE && !io->again) {
 		if (io->off != k->mc_next_off)
 			k->mc_used += io->len;
 		k->mc_next_off = io->off + io->len;
@@ -169,10 +170,11 @@ fd_behave(struct fd_dev *d, size_t idx, enum fd_op op, uint64_t off, size_t len)
 {
 	struct fd_disk *k = &d->disk[idx];
 	int rc;
+	bool again = false;
 	pthread_mutex_lock(&d->lock);
-	for (;;) {
+	for (;; again = true) {
 		struct fd_io io = {
-			.op = op, .off = off, .len = len, .now = fd_now(),
+			.op = op, .off = off, .len = len, .now = fd_now(), .again = again,
 			.lba0 = off / FD_SECTOR, .lba1 = (off + (len ? len : 1) - 1) / FD_SECTOR,
 		};
 		struct fd_plan p = { 0 };
@@ -334,9 +336,11 @@ cmd_stall(struct cmd_ctx *c)
 static int
 cmd_vanish(struct cmd_ctx *c)
 {
-	if (c->argc != 1)
-		return fail(c->err, c->errlen, "vanish: takes no arguments");
+	if (c->argc > 2 || (c->argc == 2 && strcmp(c->argv[1], "unmount")))
+		return fail(c->err, c->errlen, "vanish: expected nothing or 'unmount'");
 	c->k->vanished = true;
+	if (c->argc == 2)
+		c->d->unmount = true;
 	c->d->gen++;
 	return 0;
 }
@@ -440,6 +444,8 @@ const char fd_command_help[] =
 	"  delay all MS                       every I/O takes MS longer\n"
 	"  stall SECONDS                      no I/O completes for SECONDS (0 ends it)\n"
 	"  vanish                             every I/O fails with ENODEV at once\n"
+	"  vanish unmount                     and the mount goes away, the daemon ends:\n"
+	"                                     loop I/O then fails with EIO (no connection)\n"
 	"  rate POS:MBPS ...                  head rate by position fraction, e.g. 0:150 1:70\n"
 	"  rmw PHYS MS                        writes not aligned to PHYS bytes cost MS more\n"
 	"  mcache SIZE_MB STALL_S PERIOD_S    SMR media cache: full after SIZE_MB of random\n"

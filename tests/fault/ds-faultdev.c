@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,21 @@
 static struct fd_dev dev = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
+static char mnt_path[PATH_MAX];
+
+/* "vanish unmount": detach the mount (a loop device still holds its file,
+ * so only a lazy unmount works) and end the daemon, which closes the FUSE
+ * connection: every I/O still aimed at it fails.  From a thread of its own,
+ * so the .ctl write that asked for it is answered first. */
+static void *
+unmount_thread(void *arg)
+{
+	usleep(100 * 1000);
+	if (umount2(mnt_path, MNT_DETACH))
+		fprintf(stderr, "ds-faultdev: unmount %s: %s\n", mnt_path, strerror(errno));
+	kill(getpid(), SIGTERM);
+	return NULL;
+}
 
 /* "disk3" -> 3; -1 for anything else */
 static int
@@ -157,6 +175,13 @@ ctl_write(const char *buf, size_t size)
 			fprintf(stderr, "ds-faultdev: %s\n", line);
 		s = e + 1;
 	}
+	pthread_mutex_lock(&dev.lock);
+	bool go = dev.unmount;
+	dev.unmount = false;
+	pthread_mutex_unlock(&dev.lock);
+	pthread_t t;
+	if (go && !pthread_create(&t, NULL, unmount_thread, NULL))
+		pthread_detach(t);
 	return (int)size;
 }
 
@@ -321,6 +346,10 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!realpath(argv[optind], mnt_path)) {
+		fprintf(stderr, "ds-faultdev: mount point %s: %s\n", argv[optind], strerror(errno));
+		return 2;
+	}
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -341,6 +370,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "ds-faultdev: -c '%s': %s\n", cmd[i], why);
 			return 2;
 		}
+	dev.unmount = false;	/* "vanish unmount" acts from .ctl only */
 
 	/* FUSE gets: the mount point, foreground, enough threads that I/O held
 	 * in a stall never blocks .ctl, and whatever followed the mount point */

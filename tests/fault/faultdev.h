@@ -61,6 +61,7 @@ struct fd_dev {
 	size_t n_disks;
 	double stall_until;		/* every disk: I/O waits until then */
 	unsigned gen;			/* bumped by clear/vanish: sleepers re-check */
+	bool unmount;			/* "vanish unmount": the FUSE side ends the mount */
 	int verbose;
 };
 

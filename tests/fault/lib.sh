@@ -19,6 +19,8 @@ FT=""
 FMNT=""
 FPID=""
 FLOOPS=""
+FLOOP=""
+fault_extra_cleanup=${fault_extra_cleanup:-}
 
 fault_skip() { echo "SKIP: $*"; exit 77; }
 
@@ -31,8 +33,17 @@ fault_need() {
 	command -v python3 >/dev/null 2>&1 || fault_skip "no python3"
 }
 
+# fault_ours DEV: DEV is still a loop device over our mount (a detached one's
+# number may already serve another test: never touch that)
+fault_ours() {
+	[ -n "$FT" ] && case "$(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null)" in
+	"$FT"/*) return 0 ;;
+	esac
+	return 1
+}
+
 fault_cleanup() {
-	for l in $FLOOPS; do losetup -d "$l" 2>/dev/null; done
+	for l in $FLOOPS; do fault_ours "$l" && losetup -d "$l" 2>/dev/null; done
 	if [ -n "$FMNT" ] && mountpoint -q "$FMNT" 2>/dev/null; then
 		umount -l "$FMNT" 2>/dev/null || fusermount3 -uz "$FMNT" 2>/dev/null
 	fi
@@ -90,7 +101,11 @@ fault_ctl() {
 	echo "$*" >"$FMNT/.ctl" 2>/dev/null || fault_fail "ds-faultdev refused '$*': $(tail -1 "$FT/daemon.log")"
 }
 
-# fault_json FILE: fails the test unless FILE is valid JSON
+# fault_json FILE: fails the test unless FILE is valid JSON (python3 -m
+# json.tool, and strictly: NaN and Infinity are not JSON)
 fault_json() {
 	python3 -m json.tool "$1" >/dev/null || fault_fail "$1 is not valid JSON"
+	python3 -c 'import json, sys
+def bad(c): raise ValueError("non-standard JSON constant " + c)
+json.load(open(sys.argv[1]), parse_constant=bad)' "$1" || fault_fail "$1 holds NaN or Infinity"
 }

@@ -53,5 +53,5 @@ print("vanished: %s (%s); %s went on for %.1f s at %.0f MB/s" % (gone, g["note"]
 PY
 grep -q "$N0: stopped" "$FT/out" "$FT/err" || fault_fail "the text output does not say why $N0 stopped"
 # the detach took effect once diskscope let go of the device
-[ -e "/sys/block/$N0/loop/backing_file" ] && fault_fail "$L0 still attached after the run"
+fault_ours "$L0" && fault_fail "$L0 still attached after the run"
 echo PASS

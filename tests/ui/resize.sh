@@ -2,6 +2,8 @@
 # resize.sh - a resize storm while a test runs: every size re-lays out (or
 # says "terminal too small"), the run goes on, nothing drawn is lost, and the
 # program never dies.  Started straight into the test from the command line.
+# First a storm of 100 resizes between 20x6 and 300x100 with no waiting (the
+# program must survive every SIGWINCH mid-frame), then sizes checked one by one.
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -12,6 +14,21 @@ ds_start 100 30 -- "$DEMO --sim-speed 5 saturate $ctrl"
 ds_wait 'Controller saturation' "the live view"
 ds_wait 'step [2-8]/8' "a second step"
 before=$(ds_screen | sed -nE 's/.*step ([0-9]+)\/8.*/\1/p' | head -1)
+
+# The storm: a fixed pseudo-random walk over sizes, corners included.
+awk 'BEGIN { srand(42); print "20 6"; print "300 100"; print "300 6"; print "20 100";
+	     for (i = 4; i < 100; i++) printf "%d %d\n", 20 + int(rand() * 281), 6 + int(rand() * 95) }' >"$FIX/storm"
+[ "$(wc -l <"$FIX/storm")" -eq 100 ] || ds_fail "storm list"
+n=0
+while read -r c r; do
+	T resize-window -t "$S" -x "$c" -y "$r" || ds_fail "tmux resize-window $c $r (after $n)"
+	n=$((n + 1))
+done <"$FIX/storm"
+ds_alive
+ds_exited && ds_fail "the program exited during the resize storm"
+T resize-window -t "$S" -x 100 -y 30
+ds_wait 'Controller saturation|Result: saturate' "the view after $n resizes"
+echo "storm: $n resizes between 20x6 and 300x100 survived"
 
 for size in "60 16" "59 16" "60 15" "200 60" "20 6" "80 24" "300 100" "61 17" "40 10" \
 	    "120 40" "100 30" "75 20" "160 48" "100 30"; do

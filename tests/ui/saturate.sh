@@ -25,7 +25,7 @@ ds_keys g
 i=1
 while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
 ds_wait '^│ > saturate' "saturate chosen"
-ds_keys Enter Enter
+ds_keys Enter
 ds_wait 'Controller saturation' "the live view"
 ds_wait 'saturate.* running' "the header saying it runs"
 # Filled step by step: while step 2 runs no knee can be known yet.

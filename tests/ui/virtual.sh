@@ -32,7 +32,7 @@ idx=$(ds_screen | sed -nE 's/^[|│] [> ] ([a-z]+) .*/\1/p' | grep -nx saturate 
 ds_keys g
 i=1
 while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
-ds_keys Enter Enter
+ds_keys Enter
 ds_wait 'Result: saturate' "the result view"
 ds_wait 'saturates at 4 drives' "the verdict"
 ds_golden virtual-picker-saturate-ascii

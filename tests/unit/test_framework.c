@@ -15,6 +15,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "report/run.h"
+#include "run/cli.h"
 #include "run/runner.h"
 #include "run/series.h"
 #include "sim/sim.h"
@@ -63,6 +64,51 @@ test_params(void **state)
 	assert_true(plan_param_num(&p, "qd") == 4);
 	assert_true(plan_param_num(&p, "bs") == 4096);
 	assert_true(isnan(plan_param_num(&p, "nosuch")));
+	plan_free(&p);
+}
+
+/* The picker's typed fields go through plan_set_option: every parameter of
+ * every test (its own table, its own checks), the run options, never a
+ * confirmation or an output file. */
+static void
+test_set_option(void **state)
+{
+	char err[160], txt[32];
+	for (size_t i = 0; i < bench_count; i++) {
+		const struct bench_test *t = bench_table[i];
+		for (size_t k = 0; t->params && t->params[k]; k++) {
+			const struct bench_param *bp = t->params[k];
+			struct bench_value v;
+			struct plan p;
+			plan_init(&p, t);
+			bench_param_default(t, bp, &v);
+			bench_param_format(bp, &v, txt, sizeof(txt));
+			err[0] = 0;
+			assert_int_equal(plan_set_option(&p, bp->name, txt, err, sizeof(err)), 0);
+			assert_int_equal(plan_set_option(&p, bp->name, "nonsense", err, sizeof(err)), -EINVAL);
+			assert_non_null(strstr(err, bp->name));
+			plan_free(&p);
+		}
+	}
+	struct plan p;
+	plan_init(&p, bench_find("seqread"));
+	assert_int_equal(plan_set_option(&p, "bs", "12k", err, sizeof(err)), 0);
+	assert_int_equal(p.params.bs, 12288);
+	assert_int_equal(plan_set_option(&p, "time", "20", err, sizeof(err)), 0);
+	assert_true(p.params.seconds == 20);
+	assert_int_equal(plan_set_option(&p, "pattern", "rand", err, sizeof(err)), 0);
+	assert_string_equal(p.params.pattern, "rand");
+	assert_int_equal(plan_set_option(&p, "data", "zeros", err, sizeof(err)), 0);
+	assert_string_equal(p.params.data, "zeros");
+	assert_int_equal(plan_set_option(&p, "rw", "70", err, sizeof(err)), 0);
+	assert_true(p.topts.write);	/* a mix writes: the guard is asked */
+	assert_int_equal(plan_set_option(&p, "region", "0%:10%", err, sizeof(err)), 0);
+	assert_true(p.params.region_end == 0.1);
+	assert_int_equal(plan_set_option(&p, "bs", "3x", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--bs 3x: block size must be"));
+	const char *const never[] = { "destroy-data", "json", "csv", "text", "keep", "help", "nosuch" };
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		assert_int_equal(plan_set_option(&p, never[i], "/dev/null", err, sizeof(err)), -EINVAL);
 	plan_free(&p);
 }
 
@@ -437,6 +483,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_set_option),
 		cmocka_unit_test(test_steps_and_hooks),
 		cmocka_unit_test(test_step_error),
 		cmocka_unit_test(test_ramp_errors),
