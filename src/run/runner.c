@@ -583,13 +583,18 @@ idle_before(struct runner *r, const struct plan_step *st)
 		return;
 	char m[96];
 	snprintf(m, sizeof(m), "idle %gs before %s", st->pause_s, st->label[0] ? st->label : "the next step");
-	set_state(r, RUN_RUNNING, m);
+	pthread_mutex_lock(&r->mu);
+	strtrimcpy(r->snap.message, sizeof(r->snap.message), m);
+	pthread_mutex_unlock(&r->mu);
 	uint64_t end = now_ns() + (uint64_t)(st->pause_s * 1e9);
-	while (!atomic_load(&r->stop) && now_ns() < end) {
-		uint64_t left = end - now_ns();
+	for (uint64_t now = now_ns(); !atomic_load(&r->stop) && now < end; now = now_ns()) {
+		uint64_t left = end - now;
 		struct timespec ts = { 0, (long)(left < 100000000ull ? left : 100000000ull) };
 		nanosleep(&ts, NULL);
 	}
+	pthread_mutex_lock(&r->mu);	/* the idle notice is over (the state is left as it is) */
+	r->snap.message[0] = 0;
+	pthread_mutex_unlock(&r->mu);
 }
 
 /* The test's table so far, for the live panel (PANEL_TABLE). */
