@@ -134,6 +134,7 @@ void panel_scaling_draw(struct ui *u, const struct rect *r);
 void panel_saturation_draw(struct ui *u, const struct rect *r);
 void panel_latency_draw(struct ui *u, const struct rect *r);
 void panel_stats_draw(struct ui *u, const struct rect *r);
+void panel_table_draw(struct ui *u, const struct rect *r);
 void panel_results_draw(struct ui *u, const struct rect *r);
 void panel_results2_draw(struct ui *u, const struct rect *r);
 int panel_results_key(struct ui *u, enum action a, int ch);
@@ -181,6 +182,7 @@ void result_to_snapshot(const struct run_result *r, struct run_snapshot *s);
 void ui_snapshot_release(struct ui *u);
 bool ui_test_running(const struct ui *u);
 bool ui_is_saturation(const struct ui *u);
+bool ui_is_table(const struct ui *u);	/* the test fills a table live (PANEL_TABLE) */
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
 /* The run shown sweeps its targets (a sequential pattern): position means

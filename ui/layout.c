@@ -8,7 +8,7 @@ static const char *const area_names[AR_COUNT] = {
 	[AR_HEADER] = "header", [AR_FOOTER] = "footer", [AR_TOO_SMALL] = "too-small",
 	[AR_INVENTORY] = "inventory", [AR_DETAILS] = "details", [AR_PICKER] = "picker",
 	[AR_THROUGHPUT] = "throughput", [AR_SCALING] = "scaling",
-	[AR_SATURATION] = "saturation", [AR_LATENCY] = "latency", [AR_STATS] = "stats",
+	[AR_SATURATION] = "saturation", [AR_LATENCY] = "latency", [AR_STATS] = "stats", [AR_TABLE] = "table",
 	[AR_RESULTS] = "results", [AR_RESULTS2] = "results2",
 };
 
@@ -59,6 +59,17 @@ layout_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 	int bot = H - top;
 	int lw = split(W, 3, 5, 24);
 
+	if (in->table) {	/* the table wants the width: the whole lower half */
+		int tw = narrow ? split(W, 2, 3, 24) : W;
+
+		put(l, AR_THROUGHPUT, 0, y0, narrow ? W : lw, top);
+		if (!narrow)
+			put(l, AR_STATS, lw, y0, W - lw, top);
+		put(l, AR_TABLE, 0, y0 + top, tw, bot);
+		if (narrow)
+			put(l, AR_STATS, tw, y0 + top, W - tw, bot);
+		return;
+	}
 	if (narrow) {
 		int half = split(W, 1, 2, 24);
 

@@ -20,6 +20,7 @@ enum area {
 	AR_INVENTORY, AR_DETAILS,		/* home */
 	AR_PICKER,				/* picker */
 	AR_THROUGHPUT, AR_SCALING, AR_SATURATION, AR_LATENCY, AR_STATS,	/* live */
+	AR_TABLE,				/* live: the test's table so far */
 	AR_RESULTS, AR_RESULTS2,		/* result view (and compare) */
 	AR_COUNT
 };
@@ -29,6 +30,7 @@ struct layout_in {
 	enum view view;
 	bool saturation;	/* the test has steps over drive counts (PANEL_SATURATION) */
 	bool compare;		/* result view of two saved runs */
+	bool table;		/* the test fills a table live (PANEL_TABLE); wins over saturation */
 };
 
 struct layout {

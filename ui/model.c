@@ -168,7 +168,15 @@ ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	return (u->snap.panels & PANEL_SATURATION) || u->snap.n_steps > 1;
+	/* a table test's steps are its cells, not drive counts */
+	return (u->snap.panels & PANEL_SATURATION) ||
+	       (u->snap.n_steps > 1 && !(u->snap.panels & PANEL_TABLE));
+}
+
+bool
+ui_is_table(const struct ui *u)
+{
+	return u->have_snap && (u->snap.panels & PANEL_TABLE);
 }
 
 const struct run_snapshot *

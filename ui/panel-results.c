@@ -5,7 +5,52 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "bench/bench.h"
 #include "internal.h"
+
+/* The test's own tables, drawn from their column types whatever the test. */
+static void
+draw_tables(struct ui *u, const struct rect *r, const struct run_result *res, int *linep)
+{
+	char a[32];
+	int x = r->x + 2, w = r->w - 4, ih = r->h - 2, line = *linep;
+
+#define OUT(el, ...) do { \
+		int _row = line++ - u->res_top; \
+		if (_row >= 0 && _row < ih) \
+			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
+	} while (0)
+	for (size_t i = 0; i < res->n_tables; i++) {
+		const struct result_table *t = &res->tables[i];
+		char row[256];
+		int cw[16];
+		size_t nc = t->n_cols < 16 ? t->n_cols : 16;
+
+		OUT(EL_TEXT, "%s", "");
+		OUT(EL_TITLE, "%s", t->title[0] ? t->title : t->name);
+		for (size_t c = 0; c < nc; c++) {
+			cw[c] = (int)strlen(t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
+			for (size_t y = 0; y < t->n_rows; y++) {
+				table_cell_text(t, y, c, a, sizeof(a));
+				if ((int)strlen(a) > cw[c])
+					cw[c] = (int)strlen(a);
+			}
+		}
+		for (int y = -1; y < (int)t->n_rows; y++) {
+			size_t o = 0;
+			for (size_t c = 0; c < nc && o < sizeof(row); c++) {
+				if (y < 0)
+					snprintf(a, sizeof(a), "%s", t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
+				else
+					table_cell_text(t, (size_t)y, c, a, sizeof(a));
+				o += (size_t)snprintf(row + o, sizeof(row) - o, "%s%*s", c ? "  " : "", cw[c], a);
+			}
+			OUT(y < 0 ? EL_DIM : EL_TEXT, "%s", row);
+		}
+	}
+#undef OUT
+	*linep = line;
+}
 
 static void
 draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
@@ -52,6 +97,9 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	if (res->ceiling_mbps > 0)
 		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps, res->ceiling_text);
 	OUT(EL_TITLE, "%s", res->n_verdicts ? "Verdicts" : "No verdicts");
+	/* a test whose table is its result (the quick grid): the table first */
+	const struct bench_test *bt = bench_find(res->test);
+	bool tables_first = bt && (bt->panels & PANEL_TABLE);
 	for (size_t i = 0; i < res->n_verdicts; i++) {
 		const struct verdict *v = &res->verdicts[i];
 		enum theme_el el = v->level == VL_FAIL ? EL_FAIL : v->knee_drives > 0 ? EL_KNEE :
@@ -59,6 +107,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 
 		OUT(el, "%s %s: %s", sym_mark(u), v->kind, v->text);
 	}
+	if (tables_first)
+		draw_tables(u, r, res, &line);
 	OUT(EL_TEXT, "%s", "");
 	OUT(EL_DIM, "%-5s %-6s %11s %11s %6s", "step", "drives", "aggregate", "ideal", "eff");
 	for (size_t i = 0; i < res->n_steps; i++) {
@@ -131,34 +181,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	for (size_t i = 0; i < res->n_verdicts; i++)
 		for (size_t k = 0; k < res->verdicts[i].evidence.n; k++)
 			OUT(EL_DIM, "%s: %s", res->verdicts[i].kind, res->verdicts[i].evidence.v[k]);
-	for (size_t i = 0; i < res->n_tables; i++) {
-		const struct result_table *t = &res->tables[i];
-		char row[256];
-		int cw[16];
-		size_t nc = t->n_cols < 16 ? t->n_cols : 16;
-
-		OUT(EL_TEXT, "%s", "");
-		OUT(EL_TITLE, "%s", t->title[0] ? t->title : t->name);
-		for (size_t c = 0; c < nc; c++) {
-			cw[c] = (int)strlen(t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
-			for (size_t y = 0; y < t->n_rows; y++) {
-				table_cell_text(t, y, c, a, sizeof(a));
-				if ((int)strlen(a) > cw[c])
-					cw[c] = (int)strlen(a);
-			}
-		}
-		for (int y = -1; y < (int)t->n_rows; y++) {
-			size_t o = 0;
-			for (size_t c = 0; c < nc && o < sizeof(row); c++) {
-				if (y < 0)
-					snprintf(a, sizeof(a), "%s", t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
-				else
-					table_cell_text(t, (size_t)y, c, a, sizeof(a));
-				o += (size_t)snprintf(row + o, sizeof(row) - o, "%s%*s", c ? "  " : "", cw[c], a);
-			}
-			OUT(y < 0 ? EL_DIM : EL_TEXT, "%s", row);
-		}
-	}
+	if (!tables_first)
+		draw_tables(u, r, res, &line);
 #undef OUT
 	if (line > ih)
 		draw_textf(r->y + r->h - 1, r->x + r->w - 14, 12, attr_of(EL_DIM), " %d lines ", line);

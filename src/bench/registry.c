@@ -13,7 +13,9 @@
 	X(randread)	\
 	X(randwrite)	\
 	X(saturate)	\
-	X(smr)
+	X(smr)		\
+	X(quick)	\
+	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;
 #define BENCH_REF(n) &bench_##n,

@@ -250,7 +250,7 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 			 dir, (unsigned long long)(o->file_size), gran);
 		goto fail;
 	}
-	bool must_fill = !o->write;
+	bool must_fill = !o->write || o->fill;
 	if (fallocate(t->fd, 0, 0, (off_t)size) < 0) {
 		rc = -errno;
 		if (rc != -EOPNOTSUPP)

@@ -21,6 +21,7 @@ struct target_opts {
 	const char *mountinfo_file;	/* default /proc/self/mountinfo */
 	const char *swaps_file;		/* default /proc/swaps */
 	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
+	bool fill;			/* fill a scratch file even when the test writes (it reads too) */
 };
 
 struct target {

@@ -311,6 +311,12 @@ run_json(const struct run_result *r)
 		json_object_object_add(so, "cpu", cpu);
 		json_object_object_add(so, "seconds", jd(s->seconds, 3));
 		json_object_object_add(so, "label", doc_str(s->label));
+		if (s->bs) {	/* the step's own parameters */
+			json_object_object_add(so, "bs", json_object_new_int64(s->bs));
+			json_object_object_add(so, "qd", json_object_new_int64(s->qd));
+			json_object_object_add(so, "read_pct", json_object_new_int(s->rw_mix));
+			json_object_object_add(so, "pattern", doc_str(s->pattern));
+		}
 		json_object_object_add(so, "window_s", s->window_s > 0 ? jd(s->window_s, 3) : NULL);
 		json_object_object_add(so, "failed", json_object_new_boolean(s->failed));
 		json_object_array_add(steps, so);
@@ -822,6 +828,10 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 		s->ideal_mbps = gd(&L, so, "ideal_mbps");
 		s->seconds = gd(&L, so, "seconds");
 		gs(&L, so, "label", s->label, sizeof(s->label));
+		s->bs = (uint32_t)gum(&L, so, "bs", UINT32_MAX);
+		s->qd = (unsigned)gum(&L, so, "qd", UINT32_MAX);
+		s->rw_mix = (int)gum(&L, so, "read_pct", 100);
+		gs(&L, so, "pattern", s->pattern, sizeof(s->pattern));
 		s->window_s = gd(&L, so, "window_s");
 		struct json_object *fl = get(so, "failed");
 		s->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);

@@ -113,7 +113,17 @@ run_text_print(FILE *f, const struct run_result *r)
 	const struct run_params *p = &r->params;
 	char bs[24];
 	size_str(bs, sizeof(bs), p->bs);
-	fprintf(f, "%s: bs %s, qd %u, %s, %s data, engine %s%s%s\n", r->test, bs, p->qd, p->pattern,
+	/* steps with parameters of their own (quick): the run's would mislead */
+	bool own = false;
+	for (size_t s = 0; s < r->n_steps; s++)
+		own |= r->steps[s].bs && (r->steps[s].bs != p->bs || r->steps[s].qd != p->qd ||
+					  strcmp(r->steps[s].pattern, p->pattern));
+	char what[96];
+	if (own)
+		snprintf(what, sizeof(what), "block size, queue depth and pattern per step");
+	else
+		snprintf(what, sizeof(what), "bs %s, qd %u, %s", bs, p->qd, p->pattern);
+	fprintf(f, "%s: %s, %s data, engine %s%s%s\n", r->test, what,
 		p->data, p->engine[0] ? p->engine : "?", r->virtual_time ? ", virtual time" : "",
 		r->interrupted ? " -- INTERRUPTED (partial result)" : "");
 	fprintf(f, "%-5s %-16s %9s %9s %8s %8s %8s %8s %7s %6s\n", "step", "target", "MB/s", "IOPS",
@@ -125,6 +135,8 @@ run_text_print(FILE *f, const struct run_result *r)
 		const struct step_result *st = &r->steps[s];
 		char idx[8];
 		snprintf(idx, sizeof(idx), "%u", st->index);
+		if (st->label[0])	/* what the step is: "4 drives", "SEQ1M Q8T1 read #2" */
+			fprintf(f, "%-5s %s\n", idx, st->label);
 		for (size_t k = 0; k < st->n_res; k++)
 			target_row(f, idx, &st->res[k]);
 		if (multi || st->n_res > 1) {

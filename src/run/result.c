@@ -36,6 +36,32 @@ result_table_free(struct result_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int
+result_table_copy(struct result_table *dst, const struct result_table *src)
+{
+	*dst = *src;
+	size_t n = src->n_rows * src->n_cols;
+	dst->cols = calloc(src->n_cols ? src->n_cols : 1, sizeof(*dst->cols));
+	dst->cells = calloc(n ? n : 1, sizeof(*dst->cells));
+	if (dst->cols && dst->cells) {
+		memcpy(dst->cols, src->cols, src->n_cols * sizeof(*dst->cols));
+		memcpy(dst->cells, src->cells, n * sizeof(*dst->cells));
+		bool ok = true;
+		for (size_t i = 0; i < n; i++)
+			if (src->cells[i].s && !(dst->cells[i].s = strdup(src->cells[i].s)))
+				ok = false;
+		if (ok)
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (src->cells[i].s)
+				free(dst->cells[i].s);
+	}
+	free(dst->cols);
+	free(dst->cells);
+	memset(dst, 0, sizeof(*dst));
+	return -ENOMEM;
+}
+
 void
 run_result_free(struct run_result *r)
 {

@@ -99,6 +99,12 @@ struct step_result {
 	char label[48];		/* what the step is ("4 drives"); "" none */
 	double window_s;	/* the common window the aggregate covers; 0 = each target's whole time */
 	bool failed;		/* the step could not run (a worker did not start) */
+	/* this step's own transfer parameters (steps of one run differ);
+	 * bs 0 = not recorded (an older document): the run's params apply */
+	uint32_t bs;
+	unsigned qd;
+	int rw_mix;		/* % reads */
+	char pattern[16];
 };
 
 enum verdict_level { VL_INFO, VL_PASS, VL_WARN, VL_FAIL };
@@ -206,6 +212,8 @@ int table_set_str(struct result_table *t, size_t row, size_t col, const char *s)
 /* A cell as text for a screen ("-" unknown). */
 void table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf, size_t n);
 void result_table_free(struct result_table *t);
+/* A deep copy of src into dst (zeroed first).  0 / -ENOMEM (dst then empty). */
+int result_table_copy(struct result_table *dst, const struct result_table *src);
 
 /* Unique run id (32 hex digits) into buf (>= 33 bytes). */
 void result_new_id(char *buf, size_t n);

@@ -24,6 +24,11 @@ snapshot_free(struct run_snapshot *s)
 	free(s->t);
 	s->t = NULL;
 	s->n_targets = 0;
+	if (s->table) {
+		result_table_free(s->table);
+		free(s->table);
+		s->table = NULL;
+	}
 }
 
 /* ---- the runner ---- */
@@ -58,6 +63,7 @@ struct runner {
 	size_t n_res_cap;		/* room in res.steps / res.solo */
 	struct bench_ctx ctx;		/* what the test's hooks see */
 	void *state, *io_state;		/* the test's, zeroed */
+	struct result_table live_tbl;	/* the test's table so far (live_table), under mu */
 };
 
 static int
@@ -362,7 +368,7 @@ note(struct runner *r, const char *msg)
 static double
 planned(const struct plan_step *st)
 {
-	return st->seconds > 0 ? st->seconds + st->ramp_s : 0;
+	return st->seconds > 0 ? st->seconds + st->ramp_s + st->pause_s : 0;
 }
 
 /* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
@@ -558,6 +564,58 @@ result_room(struct runner *r)
 	return 0;
 }
 
+/* The idle time a step asks for before it runs: sim drives on a virtual
+ * clock idle on that clock (no wall time passes); anything else waits in
+ * short slices so a stop is honoured at once. */
+static void
+idle_before(struct runner *r, const struct plan_step *st)
+{
+	if (!(st->pause_s > 0))
+		return;
+	bool wall = false;
+	for (unsigned k = 0; k < st->n; k++) {
+		struct target *t = &r->t[st->idx[k]];
+		if (t->kind == TGT_SIM && sim_clock_is_virtual())
+			sim_target_idle(t, st->pause_s);
+		else
+			wall = true;
+	}
+	if (!wall)
+		return;
+	char m[96];
+	snprintf(m, sizeof(m), "idle %gs before %s", st->pause_s, st->label[0] ? st->label : "the next step");
+	pthread_mutex_lock(&r->mu);
+	strtrimcpy(r->snap.message, sizeof(r->snap.message), m);
+	pthread_mutex_unlock(&r->mu);
+	uint64_t end = now_ns() + (uint64_t)(st->pause_s * 1e9);
+	for (uint64_t now = now_ns(); !atomic_load(&r->stop) && now < end; now = now_ns()) {
+		uint64_t left = end - now;
+		struct timespec ts = { 0, (long)(left < 100000000ull ? left : 100000000ull) };
+		nanosleep(&ts, NULL);
+	}
+	pthread_mutex_lock(&r->mu);	/* the idle notice is over (the state is left as it is) */
+	r->snap.message[0] = 0;
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The test's table so far, for the live panel (PANEL_TABLE). */
+static void
+live_table(struct runner *r)
+{
+	const struct bench_test *bt = r->plan.test;
+	if (!bt || !bt->live_table)
+		return;
+	struct run_result tmp = { 0 };
+	struct result_table copy = { 0 };
+	if (!bt->live_table(&r->ctx, &tmp) && tmp.n_tables && !result_table_copy(&copy, &tmp.tables[0])) {
+		pthread_mutex_lock(&r->mu);
+		result_table_free(&r->live_tbl);
+		r->live_tbl = copy;
+		pthread_mutex_unlock(&r->mu);
+	}
+	run_result_free(&tmp);
+}
+
 struct prep_ctx {
 	struct runner *r;
 	const char *name;
@@ -603,6 +661,7 @@ runner_main(void *arg)
 	if (prep_failed)
 		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
 	set_state(r, RUN_RUNNING, NULL);
+	live_table(r);	/* the empty grid before the first step */
 	size_t pos = 0;		/* measured steps so far */
 	for (size_t i = 0; i < p->n_steps && !atomic_load(&r->stop); i++) {
 		if (result_room(r)) {
@@ -611,6 +670,12 @@ runner_main(void *arg)
 			break;
 		}
 		struct plan_step st = p->steps[i];	/* a hook may move the array */
+		idle_before(r, &st);
+		if (atomic_load(&r->stop))
+			break;
+		pthread_mutex_lock(&r->mu);
+		strtrimcpy(r->snap.step_label, sizeof(r->snap.step_label), st.label);
+		pthread_mutex_unlock(&r->mu);
 		struct step_result *sr, solo_sr;
 		if (st.solo) {
 			memset(&solo_sr, 0, sizeof(solo_sr));
@@ -627,6 +692,10 @@ runner_main(void *arg)
 				break;
 			}
 			snprintf(sr->label, sizeof(sr->label), "%s", st.label);
+			sr->bs = st.rp.bs;
+			sr->qd = st.rp.qd;
+			sr->rw_mix = st.rp.rw_mix;
+			snprintf(sr->pattern, sizeof(sr->pattern), "%s", st.rp.pattern);
 			for (unsigned k = 0; k < st.n; k++)
 				strlist_add(&sr->active, r->t[st.idx[k]].name);
 		}
@@ -679,8 +748,10 @@ runner_main(void *arg)
 			}
 		}
 		r->done_planned_s += planned(&st);
-		if (!st.solo)
+		if (!st.solo) {
+			live_table(r);
 			publish_step(r, pos - 1, sr);
+		}
 		if (sr->failed) {
 			atomic_store(&r->stop, true);
 			break;
@@ -801,6 +872,14 @@ runner_snapshot(struct runner *r, struct run_snapshot *out)
 	out->n_targets = r->n_t;
 	for (size_t i = 0; i < r->n_t; i++)
 		out->t[i] = r->live[i].snap;
+	out->table = NULL;
+	if (r->live_tbl.n_cols) {
+		out->table = calloc(1, sizeof(*out->table));
+		if (out->table && result_table_copy(out->table, &r->live_tbl)) {
+			free(out->table);
+			out->table = NULL;
+		}
+	}
 	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
@@ -839,6 +918,7 @@ runner_destroy(struct runner *r)
 	free(r->state);
 	free(r->io_state);
 	run_result_free(&r->res);
+	result_table_free(&r->live_tbl);
 	plan_free(&r->plan);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);

@@ -11,6 +11,8 @@
 #define SNAP_HIST 32		/* latency buckets: bucket k holds (2^(k+6) .. 2^(k+7)] ns */
 #define SNAP_STEPS 64
 
+struct result_table;
+
 enum run_state { RUN_IDLE, RUN_STARTING, RUN_RUNNING, RUN_STOPPING, RUN_DONE,
 		 RUN_STOPPED, RUN_FAILED };
 
@@ -64,6 +66,8 @@ struct run_snapshot {
 	double total_mbps, total_iops;	/* current interval, all targets */
 	uint64_t total_errors;
 	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */
+	char step_label[48];		/* the running step's label, "" none */
+	struct result_table *table;	/* the test's table so far (PANEL_TABLE), owned; NULL none */
 };
 
 void snapshot_free(struct run_snapshot *s);

@@ -59,6 +59,7 @@ enum {
 	PANEL_SATURATION = 1u << 2,	/* steps over drive counts: aggregate vs ideal */
 	PANEL_POSITION = 1u << 3,	/* positional: rate by position on the drive */
 	PANEL_STALLS = 1u << 4,		/* throughput: mark stretches of >= 500 ms with no I/O */
+	PANEL_TABLE = 1u << 5,		/* the test's table so far (live_table), filled step by step */
 };
 
 /* What the hooks see: the runner's plan (steps may be appended), the result
@@ -97,6 +98,9 @@ struct bench_test {
 	void (*on_step)(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr);
 	/* Optional: tables and verdicts at the end (default: error verdicts). */
 	int (*finish)(struct bench_ctx *c, struct run_result *r);
+	/* Optional (PANEL_TABLE): after each step, the test's table so far
+	 * into out (an empty result; the first table is shown live). */
+	int (*live_table)(struct bench_ctx *c, struct run_result *out);
 };
 
 /* ---- parameter API (CLI, --help, the picker) ---- */
