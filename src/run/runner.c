@@ -224,6 +224,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
 	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
+	wp->max_consec_errors = st->max_consec_errors;
 }
 
 /* Consume new series samples of every active worker into the snapshot. */

@@ -26,6 +26,7 @@ struct plan_step {
 	char label[48];			/* what the step is, e.g. "4 drives", "4k at +512" */
 	bool solo;			/* a reference pass (results in run_result.solo) */
 	double ref_mbps;		/* a reference line the test expects (ideal), 0 none */
+	unsigned max_consec_errors;	/* failed I/Os in a row that end a worker, 0 = default (256) */
 };
 
 
