@@ -262,37 +262,12 @@ surface_plan(struct plan *p, char *err, size_t errlen)
 			st->max_consec_errors = SCAN_ERR_LIMIT;
 		return rc;
 	}
-	/* quick: a stride over the region, per target (the stride is its size / N) */
-	uint64_t n = (uint64_t)plan_param_num(p, "samples");
-	for (unsigned i = 0; i < p->targets.n; i++) {
-		const struct target_ident *id = &p->ident[i];
-		uint64_t lb = id->logical.known ? id->logical.v : 512;
-		if (!id->capacity.known) {
-			snprintf(err, errlen, "surface --mode quick: %s: its size is unknown (use --mode full)",
-				 p->targets.v[i]);
-			return -EINVAL;
-		}
-		uint64_t s, e;
-		if (p->region_lba) {
-			s = p->region_lba_start * lb;
-			e = p->region_lba_end ? p->region_lba_end * lb : id->capacity.v;
-		} else {
-			s = (uint64_t)(p->params.region_start * (double)id->capacity.v);
-			e = (uint64_t)(p->params.region_end * (double)id->capacity.v);
-		}
-		e = e > id->capacity.v ? id->capacity.v : e;
-		uint64_t step = e > s ? (e - s) / n / rp.bs * rp.bs : 0;
-		struct run_params q = rp;
-		snprintf(q.pattern, sizeof(q.pattern), "%s", step >= rp.bs ? "stride" : "seq");
-		q.stride = step >= rp.bs ? step : 0;
-		q.size = step >= rp.bs ? n * rp.bs : 0;
-		struct plan_step *st;
-		int rc = plan_add_step_params(p, &i, 1, &q, "quick scan", &st);
-		if (rc)
-			return rc;
-		st->max_consec_errors = SCAN_ERR_LIMIT;
-	}
-	return 0;
+	/* quick: one block first, to learn where the region lies (its size
+	 * is only known once the target is open); on_step then plans the
+	 * stride over it */
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	rp.size = rp.bs;
+	return plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "locate", NULL);
 }
 
 /* ---- after each step ---- */
@@ -309,10 +284,11 @@ rate(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : NAN;
 }
 
-/* A step over [a, b) bytes of target t, qd 1 unless said. */
+/* A step over [a, b) bytes of target t at qd 1 (the scan's qd when a scan). */
 static int
-add_step(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, uint64_t b,
-	 uint32_t bs, const char *pattern, uint64_t size, int phase, int arg, const char *label)
+add_step_stride(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, uint64_t b,
+		uint32_t bs, const char *pattern, uint64_t size, uint64_t stride, int phase, int arg,
+		const char *label)
 {
 	struct surf_state *S = c->state;
 	struct plan *p = c->plan;
@@ -323,9 +299,9 @@ add_step(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, 
 	rp.ramp_s = 0;
 	rp.size = size;
 	rp.bs = bs;
-	rp.qd = 1;
+	rp.qd = phase == PH_SCAN ? p->params.qd : 1;
 	rp.rw_mix = 100;
-	rp.stride = 0;
+	rp.stride = stride;
 	snprintf(rp.pattern, sizeof(rp.pattern), "%s", pattern);
 	rp.region_lba = true;
 	rp.region_lba_start = a / T->lbs;
@@ -334,10 +310,17 @@ add_step(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, 
 	int rc = plan_add_step_params(p, &t, 1, &rp, label, &st);
 	if (rc)
 		return rc;
-	st->max_consec_errors = UINT32_MAX;
+	st->max_consec_errors = phase == PH_SCAN ? SCAN_ERR_LIMIT : UINT32_MAX;
 	S->phase[p->n_steps - 1] = (unsigned char)phase;
 	S->arg[p->n_steps - 1] = (short)arg;
 	return 0;
+}
+
+static int
+add_step(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, uint64_t b,
+	 uint32_t bs, const char *pattern, uint64_t size, int phase, int arg, const char *label)
+{
+	return add_step_stride(c, t, T, a, b, bs, pattern, size, 0, phase, arg, label);
 }
 
 /* The scan's points (non-empty slots), sorted; caller frees.  *n gets the count. */
@@ -418,6 +401,31 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 	}
 }
 
+/* Quick mode: the region is known; the stride over it (N blocks). */
+static void
+locate(struct bench_ctx *c, unsigned t, const struct target_result *tr)
+{
+	struct surf_state *S = c->state;
+	struct surf_tgt *T = &S->t[t];
+	struct surf_io *io = io_of(c, t);
+	const struct target_ident *id = &c->plan->ident[t];
+	uint32_t bs = io->bs;
+	free(io->slot);
+	free(io->scan_fail.v);
+	memset(io, 0, sizeof(*io));	/* the block read here is not a sample */
+	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
+	if (!tr->by_pos.n || !bs)
+		return;
+	uint64_t n = (uint64_t)plan_param_num(c->plan, "samples");
+	uint64_t step = (tr->by_pos.end - tr->by_pos.start) / n / bs * bs;
+	if (step < bs)	/* a region too small for N spaced blocks: all of it */
+		add_step_stride(c, t, T, tr->by_pos.start, tr->by_pos.end, bs, "seq", 0, 0, PH_SCAN, 0,
+				"quick scan");
+	else
+		add_step_stride(c, t, T, tr->by_pos.start, tr->by_pos.end, bs, "stride", n * bs, step,
+				PH_SCAN, 0, "quick scan");
+}
+
 static void
 surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
 {
@@ -428,7 +436,9 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 		unsigned t = st->idx[k];
 		struct surf_tgt *T = &S->t[t];
 		struct surf_io *io = io_of(c, t);
-		if (ph == PH_SCAN)
+		if (i == 0 && !strcmp(st->label, "locate"))
+			locate(c, t, &sr->res[k]);
+		else if (ph == PH_SCAN)
 			after_scan(c, t, st, &sr->res[k]);
 		else if (ph == PH_ACCESS)
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
