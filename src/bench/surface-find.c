@@ -51,7 +51,7 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 	if (!n)
 		return 0;
 	struct seg *sg = calloc((n + k - 1) / k, sizeof(*sg));
-	double *tmp = malloc(((n + k - 1) / k + BINS) * sizeof(*tmp));
+	double *tmp = malloc((n + BINS) * sizeof(*tmp));
 	double bin_med[BINS];
 	if (!sg || !tmp)
 		goto out;
@@ -118,9 +118,18 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 			while (b - 1 > a && !pt_slow(&pts[b - 1], tb))
 				b--;
 			bytes = lat = 0;
+			size_t m = 0;
 			for (size_t j = a; j < b; j++) {
 				bytes += pts[j].bytes;
 				lat += pts[j].lat_ns;
+				if (pts[j].lat_ns)
+					tmp[m++] = rate(pts[j].bytes, pts[j].lat_ns);
+			}
+			/* most of its blocks slow, not a few very slow ones (a
+			 * stall of a busy machine makes those) */
+			if (!(median(tmp, m) < SURFACE_SLOW_FRACTION * tr)) {
+				i = last + 1;
+				continue;
 			}
 			if (found < max)
 				out[found] = (struct surface_slow){ pts[a].off, pts[b - 1].off + pts[b - 1].len,

@@ -7,7 +7,8 @@
  * reads, mean latency), the burst rate (one small block read 32 times: the
  * drive answers from its buffer; the cold first read left out), every failed
  * block range re-read sector by sector to pin its first and last LBA, and
- * every slow range re-read to confirm it is not noise of a busy machine. */
+ * every slow range re-read three times to confirm it is not noise of a busy
+ * machine (the fastest pass must still be slow). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ enum { PH_SCAN, PH_ACCESS, PH_BURST, PH_REREAD, PH_CONFIRM, PH_NONE };
 #define REREAD_WHOLE 64		/* a failed range up to this many blocks is re-read whole */
 #define MAX_SLOW 16
 #define CONFIRM_MAX_BLOCKS 256
+#define CONFIRM_PASSES 3		/* re-reads of a slow range; its fastest counts */
 #define ACCESS_READS 100
 #define BURST_READS 32
 #define SCAN_ERR_LIMIT (1u << 20)	/* failed blocks in a row before the worker gives up */
@@ -56,6 +58,8 @@ struct surf_io {
 	bool any, oom;
 	struct fail_list scan_fail, sect_fail;
 	uint64_t ph_n, ph_bytes, ph_lat_ns;	/* the current follow-up step */
+	uint64_t ph_last_off;		/* a confirm step: where its pass is */
+	double ph_best;			/* ... and its fastest pass, MB/s */
 };
 
 struct surf_tgt {
@@ -201,6 +205,16 @@ scan_io(struct surf_io *s, const struct io_done *d)
 }
 
 static void
+pass_end(struct surf_io *s)
+{
+	if (s->ph_lat_ns) {
+		double r = (double)s->ph_bytes / ((double)s->ph_lat_ns / 1e9) / 1e6;
+		s->ph_best = r > s->ph_best ? r : s->ph_best;
+	}
+	s->ph_bytes = s->ph_lat_ns = 0;
+}
+
+static void
 surface_on_io(void *state, const struct io_done *d)
 {
 	struct surf_io *s = state;
@@ -212,9 +226,24 @@ surface_on_io(void *state, const struct io_done *d)
 		if (d->res)
 			fail_add(s, &s->sect_fail, d->offset, d->offset + d->len, true);
 		break;
+	case PH_CONFIRM:
+		/* passes over the range: the fastest counts (noise is
+		 * transient, a slow zone is not); the first read of each pass
+		 * pays a seek back and is left out */
+		if (d->offset <= s->ph_last_off || !s->ph_n) {
+			pass_end(s);
+			s->ph_last_off = d->offset;
+			s->ph_n++;
+			break;
+		}
+		s->ph_last_off = d->offset;
+		if (!d->res) {
+			s->ph_bytes += d->len;
+			s->ph_lat_ns += d->lat_ns;
+		}
+		break;
 	case PH_ACCESS:
 	case PH_BURST:
-	case PH_CONFIRM:
 		/* the first read of a burst or a re-read pays a seek: left out */
 		if (d->res || (s->ph_n++ == 0 && s->phase != PH_ACCESS))
 			break;
@@ -395,9 +424,10 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 			w->start + (uint64_t)CONFIRM_MAX_BLOCKS * io->bs : w->end;
 		/* quick mode: re-read the first sampled blocks of the range, not the gaps */
 		if (T->quick)
-			e = w->start + io->bs;
+			e = w->start + 4ull * io->bs < T->re ? w->start + 4ull * io->bs : T->re;
 		snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
-		add_step(c, t, T, w->start, e, io->bs, "seq", 0, PH_CONFIRM, (int)i, lab);
+		add_step(c, t, T, w->start, e, io->bs, "seq", CONFIRM_PASSES * (e - w->start), PH_CONFIRM,
+			 (int)i, lab);
 	}
 }
 
@@ -444,8 +474,10 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
 		else if (ph == PH_BURST)
 			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
-		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_slow)
-			T->slow[S->arg[i]].confirm_mbps = rate(io->ph_bytes, io->ph_lat_ns);
+		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_slow) {
+			pass_end(io);
+			T->slow[S->arg[i]].confirm_mbps = io->ph_best > 0 ? io->ph_best : NAN;
+		}
 	}
 	/* what the next step measures, for its targets' hooks */
 	if (S->done < c->plan->n_steps && S->done < MAX_STEPS) {
@@ -453,7 +485,8 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 		for (unsigned k = 0; k < nx->n; k++) {
 			struct surf_io *io = io_of(c, nx->idx[k]);
 			io->phase = S->phase[S->done];
-			io->ph_n = io->ph_bytes = io->ph_lat_ns = 0;
+			io->ph_n = io->ph_bytes = io->ph_lat_ns = io->ph_last_off = 0;
+			io->ph_best = 0;
 		}
 	}
 }
@@ -553,8 +586,9 @@ slow_confirmed(const struct surface_slow *w)
 static void
 range_text(char *b, size_t n, const struct surf_tgt *T, uint64_t s, uint64_t e)
 {
-	snprintf(b, n, "LBA %llu-%llu (%.1f GB)", (unsigned long long)(s / T->lbs),
-		 (unsigned long long)((e + T->lbs - 1) / T->lbs - 1), (double)s / 1e9);
+	double gb = (double)s / 1e9;	/* three figures at least: 0.021 GB, 2.15 GB, 153.6 GB */
+	snprintf(b, n, "LBA %llu-%llu (%.*f GB)", (unsigned long long)(s / T->lbs),
+		 (unsigned long long)((e + T->lbs - 1) / T->lbs - 1), gb >= 100 ? 1 : gb >= 1 ? 2 : 3, gb);
 }
 
 /* Append "a, b, c" to buf while it fits; "and N more" otherwise. */

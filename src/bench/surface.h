@@ -33,7 +33,8 @@ struct surface_slow {
  * 51 bin medians around it (256 bins over the curve); a segment slower than
  * SURFACE_SLOW_FRACTION of its trend is slow; slow segments with at most one
  * normal segment between them join; a range needs SURFACE_SLOW_MIN_POINTS
- * segments and its mean rate under the fraction of its trend. */
+ * segments, and both its mean rate and the median rate of its points
+ * under the fraction of its trend. */
 size_t surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow *out, size_t max);
 
 /* An unreadable extent, in bytes [start, end). */
