@@ -535,7 +535,7 @@ static const struct result_col surf_cols[] = {
 	{ "min_mbps", "min", COL_DBL, "MB/s", 1 },
 	{ "avg_mbps", "avg", COL_DBL, "MB/s", 1 },
 	{ "max_mbps", "max", COL_DBL, "MB/s", 1 },
-	{ "access_ms", "access", COL_DBL, "ms", 2 },
+	{ "access_ms", "access", COL_DBL, "ms", 3 },
 	{ "burst_mbps", "burst", COL_DBL, "MB/s", 1 },
 };
 static const struct result_col bucket_cols[] = {
@@ -782,7 +782,7 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 		struct verdict *v = result_verdict(r, r->interrupted ? VL_INFO : VL_PASS, "surface", "%s: %s%s",
 						   name, txt, r->interrupted ? " so far (interrupted)" : "");
 		if (v)
-			verdict_evidence(v, "%llu blocks of %u bytes, %llu over 150 ms; access %.2f ms, burst %.0f MB/s",
+			verdict_evidence(v, "%llu blocks of %u bytes, %llu over 150 ms; access %.3g ms, burst %.0f MB/s",
 					 (unsigned long long)nblk, io->bs,
 					 (unsigned long long)(io->bucket[4] + io->bucket[5]), T->access_ms, T->burst_mbps);
 	}
