@@ -126,6 +126,7 @@ int picker_confirm_key(struct ui *u, int ch);	/* OV_CONFIRM input */
 void picker_confirm_draw(struct ui *u);
 int picker_start_from_opts(struct ui *u);	/* --start: ui_opts.start_test */
 void panel_throughput_draw(struct ui *u, const struct rect *r);
+void panel_surface_draw(struct ui *u, const struct rect *r);
 void panel_scaling_draw(struct ui *u, const struct rect *r);
 void panel_saturation_draw(struct ui *u, const struct rect *r);
 void panel_latency_draw(struct ui *u, const struct rect *r);
@@ -177,6 +178,7 @@ void result_to_snapshot(const struct run_result *r, struct run_snapshot *s);
 void ui_snapshot_release(struct ui *u);
 bool ui_test_running(const struct ui *u);
 bool ui_is_saturation(const struct ui *u);
+bool ui_is_position(const struct ui *u);	/* AR_POSITION instead of the time plot */
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
 void ui_notice(struct ui *u, enum theme_el el, const char *fmt, ...)

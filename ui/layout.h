@@ -21,6 +21,7 @@ enum area {
 	AR_PICKER,				/* picker */
 	AR_THROUGHPUT, AR_SCALING, AR_SATURATION, AR_LATENCY, AR_STATS,	/* live */
 	AR_RESULTS, AR_RESULTS2,		/* result view (and compare) */
+	AR_POSITION,				/* live and result: rate by position, block map */
 	AR_COUNT
 };
 
@@ -29,6 +30,7 @@ struct layout_in {
 	enum view view;
 	bool saturation;	/* the test has steps over drive counts (PANEL_SATURATION) */
 	bool compare;		/* result view of two saved runs */
+	bool position;		/* a positional test without a time plot: AR_POSITION in its place */
 };
 
 struct layout {

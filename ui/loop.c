@@ -32,6 +32,7 @@ relayout(struct ui *u)
 	struct layout_in in = {
 		.cols = u->cols, .rows = u->rows, .view = u->view,
 		.saturation = ui_is_saturation(u), .compare = u->view == VIEW_RESULT && u->n_res > 1,
+		.position = ui_is_position(u),
 	};
 
 	layout_compute(&in, &u->lay);

@@ -72,7 +72,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 		const struct step_result *st = &r->steps[i];
 
 		s->steps[i] = (struct snap_step){ st->index, (unsigned)st->active.n,
-						  st->aggregate_mbps, st->ideal_mbps, true };
+						  st->aggregate_mbps, st->ideal_mbps, true, "" };
+		strtrimcpy(s->steps[i].label, sizeof(s->steps[i].label), st->label);
 		s->n_steps_done = i + 1;
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *tr = &st->res[k];
@@ -164,11 +165,19 @@ ui_test_running(const struct ui *u)
 }
 
 bool
+ui_is_position(const struct ui *u)
+{
+	return u->have_snap && (u->snap.panels & PANEL_POSITION) && !(u->snap.panels & PANEL_THROUGHPUT);
+}
+
+bool
 ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	return (u->snap.panels & PANEL_SATURATION) || u->snap.n_steps > 1;
+	/* a positional test's follow-up steps are no sweep */
+	return (u->snap.panels & PANEL_SATURATION) ||
+	       (u->snap.n_steps > 1 && !(u->snap.panels & PANEL_POSITION));
 }
 
 const struct run_snapshot *

@@ -825,7 +825,7 @@ const struct bench_test bench_surface = {
 	.name = "surface",
 	.summary = "surface scan: rate by position, block times, unreadable and slow ranges (read-only)",
 	.writes = false,
-	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_POSITION,
+	.panels = PANEL_LATENCY | PANEL_POSITION,	/* the position panel replaces the time plot */
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,

@@ -288,6 +288,7 @@ sample(struct runner *r, size_t step_pos, bool final)
 		errs -= s->errors;
 		s->errors = atomic_load_explicit(&w->pub.errors, memory_order_relaxed);
 		errs += s->errors;
+		s->size = r->t[i].size;
 		s->pos = r->t[i].size ? (double)atomic_load_explicit(&w->pub.pos, memory_order_relaxed) /
 			(double)r->t[i].size : 0;
 		if (el)
@@ -630,6 +631,7 @@ runner_main(void *arg)
 				r->snap.steps[pos].index = (unsigned)pos + 1;
 				r->snap.steps[pos].n_active = st.n;
 				r->snap.steps[pos].ideal_mbps = st.ref_mbps;
+				strtrimcpy(r->snap.steps[pos].label, sizeof(r->snap.steps[pos].label), st.label);
 			}
 			pthread_mutex_unlock(&r->mu);
 		} else {

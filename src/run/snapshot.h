@@ -21,6 +21,7 @@ struct snap_target {
 	double mbps, read_mbps, write_mbps, iops;	/* last interval */
 	double p50_us, p99_us;		/* last interval; NAN none */
 	double pos;			/* 0..1 position on the target */
+	uint64_t size;			/* the target's bytes (pos * size = where), 0 unknown */
 	uint64_t bytes, errors;
 	size_t n;			/* samples in the rings below, oldest first */
 	float read_hist[SNAP_SAMPLES];	/* MB/s per interval */
@@ -38,6 +39,7 @@ struct snap_step {
 	double aggregate_mbps;		/* measured (so far, while running) */
 	double ideal_mbps;		/* 0 = n/a */
 	bool done;
+	char label[48];			/* what the step is (plan_step.label), "" none */
 };
 
 struct run_snapshot {
