@@ -38,10 +38,17 @@ rate(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : NAN;
 }
 
+bool
+surface_is_slow(double r, double t, double fraction)
+{
+	return isfinite(r) && isfinite(t) && r > 0 && r < fraction * t &&
+	       (1 / r - 1 / t) * 1e3 >= SURFACE_SLOW_MIN_MS_PER_MB;
+}
+
 static bool
 pt_slow(const struct surface_point *p, double trend)
 {
-	return p->lat_ns && rate(p->bytes, p->lat_ns) < SURFACE_SLOW_FRACTION * trend;
+	return p->lat_ns && surface_is_slow(rate(p->bytes, p->lat_ns), trend, SURFACE_SLOW_FRACTION);
 }
 
 size_t
@@ -85,27 +92,27 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 			sg[i].trend = tr;
 	}
 	for (size_t i = 0; i < ns;) {
-		bool slow = isfinite(sg[i].mbps) && sg[i].mbps < SURFACE_SLOW_FRACTION * sg[i].trend;
+		bool slow = surface_is_slow(sg[i].mbps, sg[i].trend, SURFACE_SLOW_FRACTION);
 		if (!slow) {
 			i++;
 			continue;
 		}
 		size_t last = i, cnt = 0;
 		for (size_t j = i + 1; j < ns && j <= last + 2; j++)
-			if (isfinite(sg[j].mbps) && sg[j].mbps < SURFACE_SLOW_FRACTION * sg[j].trend)
+			if (surface_is_slow(sg[j].mbps, sg[j].trend, SURFACE_SLOW_FRACTION))
 				last = j;
 		uint64_t bytes = 0, lat = 0;
 		double tsum = 0;
 		for (size_t j = i; j <= last; j++) {
 			bytes += sg[j].bytes;
 			lat += sg[j].lat_ns;
-			if (isfinite(sg[j].mbps) && sg[j].mbps < SURFACE_SLOW_FRACTION * sg[j].trend) {
+			if (surface_is_slow(sg[j].mbps, sg[j].trend, SURFACE_SLOW_FRACTION)) {
 				tsum += sg[j].trend;
 				cnt++;
 			}
 		}
 		double r = rate(bytes, lat), tr = tsum / (double)cnt;
-		if (cnt >= SURFACE_SLOW_MIN_POINTS && r < SURFACE_SLOW_FRACTION * tr) {
+		if (cnt >= SURFACE_SLOW_MIN_POINTS && surface_is_slow(r, tr, SURFACE_SLOW_FRACTION)) {
 			/* the edges to the point (block): a segment is cut by them */
 			size_t a = i * k, b = (last + 1) * k < n ? (last + 1) * k : n;
 			double ta = sg[i].trend, tb = sg[last].trend;
@@ -127,13 +134,13 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 			}
 			/* most of its blocks slow, not a few very slow ones (a
 			 * stall of a busy machine makes those) */
-			if (!(median(tmp, m) < SURFACE_SLOW_FRACTION * tr)) {
+			if (!surface_is_slow(median(tmp, m), tr, SURFACE_SLOW_FRACTION)) {
 				i = last + 1;
 				continue;
 			}
 			if (found < max)
 				out[found] = (struct surface_slow){ pts[a].off, pts[b - 1].off + pts[b - 1].len,
-								    rate(bytes, lat), tr, NAN };
+								    rate(bytes, lat), tr, NAN, NAN };
 			found++;
 		}
 		i = last + 1;

@@ -7,8 +7,9 @@
  * reads, mean latency), the burst rate (one small block read 32 times: the
  * drive answers from its buffer; the cold first read left out), every failed
  * block range re-read sector by sector to pin its first and last LBA, and
- * every slow range re-read three times to confirm it is not noise of a busy
- * machine (the fastest pass must still be slow). */
+ * every slow range re-read five times, and as many blocks beside it, to
+ * confirm it is not noise of a busy machine (the fastest pass must still be
+ * slow against the fastest beside it). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +26,8 @@ enum { PH_SCAN, PH_ACCESS, PH_BURST, PH_REREAD, PH_CONFIRM, PH_NONE };
 #define MAX_REREAD 64		/* re-read steps per target */
 #define REREAD_WHOLE 64		/* a failed range up to this many blocks is re-read whole */
 #define MAX_SLOW 16
-#define CONFIRM_MAX_BLOCKS 256
-#define CONFIRM_PASSES 3		/* re-reads of a slow range; its fastest counts */
+#define CONFIRM_MAX_BLOCKS 32	/* a slow zone is slow throughout: its start will do */
+#define CONFIRM_PASSES 5		/* re-reads of a slow range; its fastest counts */
 #define ACCESS_READS 100
 #define BURST_READS 32
 #define SCAN_ERR_LIMIT (1u << 20)	/* failed blocks in a row before the worker gives up */
@@ -427,7 +428,19 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 			e = w->start + 4ull * io->bs < T->re ? w->start + 4ull * io->bs : T->re;
 		snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
 		add_step(c, t, T, w->start, e, io->bs, "seq", CONFIRM_PASSES * (e - w->start), PH_CONFIRM,
-			 (int)i, lab);
+			 (int)(2 * i), lab);
+		/* the control: as many blocks just before it (or after), read the
+		 * same way now, so a slow machine or a qd other than 1 in the scan
+		 * cannot make the range look slow */
+		uint64_t len = e - w->start, a = 0;
+		if (w->start - T->rs >= len)
+			a = w->start - len;
+		else if (T->re - w->end >= len)
+			a = w->end;
+		else
+			continue;
+		snprintf(lab, sizeof(lab), "beside slow at %.1f GB", (double)a / 1e9);
+		add_step(c, t, T, a, a + len, io->bs, "seq", CONFIRM_PASSES * len, PH_CONFIRM, (int)(2 * i + 1), lab);
 	}
 }
 
@@ -474,9 +487,10 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
 		else if (ph == PH_BURST)
 			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
-		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_slow) {
+		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
 			pass_end(io);
-			T->slow[S->arg[i]].confirm_mbps = io->ph_best > 0 ? io->ph_best : NAN;
+			struct surface_slow *w = &T->slow[S->arg[i] / 2];
+			*(S->arg[i] % 2 ? &w->control_mbps : &w->confirm_mbps) = io->ph_best > 0 ? io->ph_best : NAN;
 		}
 	}
 	/* what the next step measures, for its targets' hooks */
@@ -493,7 +507,7 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 
 /* ---- the end: tables and verdicts ---- */
 
-#define CONFIRM_FRACTION 0.7	/* a re-read must stay below this share of the trend */
+#define CONFIRM_FRACTION 0.7	/* a re-read must stay below this share of the one beside it */
 
 /* The extents as the re-reads pinned them: a range re-read whole becomes its
  * failed sectors' runs; a long one, its first to its last failed sector; a
@@ -560,6 +574,7 @@ static const struct result_col slow_cols[] = {
 	{ "mbps", "rate", COL_DBL, "MB/s", 1 },
 	{ "trend_mbps", "around it", COL_DBL, "MB/s", 1 },
 	{ "reread_mbps", "re-read", COL_DBL, "MB/s", 1 },
+	{ "beside_mbps", "beside", COL_DBL, "MB/s", 1 },
 	{ "status", "status", COL_STR, "", 0 },
 };
 static const struct result_col map_cols[] = {
@@ -580,7 +595,8 @@ struct cell {
 static bool
 slow_confirmed(const struct surface_slow *w)
 {
-	return isfinite(w->confirm_mbps) && w->confirm_mbps < CONFIRM_FRACTION * w->trend_mbps;
+	double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
+	return surface_is_slow(w->confirm_mbps, ref, CONFIRM_FRACTION);
 }
 
 static void
@@ -751,7 +767,8 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 		table_set_dbl(x, row, 4, w->mbps);
 		table_set_dbl(x, row, 5, w->trend_mbps);
 		table_set_dbl(x, row, 6, w->confirm_mbps);
-		table_set_str(x, row, 7, slow_confirmed(w) ? "slow" : isfinite(w->confirm_mbps) ?
+		table_set_dbl(x, row, 7, w->control_mbps);
+		table_set_str(x, row, 8, slow_confirmed(w) ? "slow" : isfinite(w->confirm_mbps) ?
 			      "not repeated (noise)" : "not re-read");
 	}
 	if (n_slow) {
@@ -769,8 +786,10 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 						   n_slow > 1 ? "s" : "", txt);
 		if (v)
 			verdict_evidence(v, "slow: under %.0f %% of the median rate around it over at least %d segments, "
-					 "and under %.0f %% again on a re-read", 100 * SURFACE_SLOW_FRACTION,
-					 SURFACE_SLOW_MIN_POINTS, 100 * CONFIRM_FRACTION);
+					 "and the fastest of %d re-reads under %.0f %% of the fastest of %d beside it; "
+					 "each at least %.0f ms per MB slower", 100 * SURFACE_SLOW_FRACTION,
+					 SURFACE_SLOW_MIN_POINTS, CONFIRM_PASSES, 100 * CONFIRM_FRACTION, CONFIRM_PASSES,
+					 SURFACE_SLOW_MIN_MS_PER_MB);
 	}
 	if (!n_bad && !n_slow && !n_rec) {
 		if (T->quick)

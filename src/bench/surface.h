@@ -22,10 +22,17 @@ struct surface_slow {
 	double mbps;			/* its rate */
 	double trend_mbps;		/* its neighbours' (median) */
 	double confirm_mbps;		/* on a re-read, NAN not re-read */
+	double control_mbps;		/* as many blocks beside it re-read the same way, NAN none */
 };
 
 #define SURFACE_SLOW_FRACTION 0.6	/* slower than 60 % of the trend ... */
-#define SURFACE_SLOW_MIN_POINTS 3	/* ... over at least 3 consecutive segments */
+#define SURFACE_SLOW_MIN_POINTS 3	/* ... over at least 3 consecutive segments ... */
+#define SURFACE_SLOW_MIN_MS_PER_MB 1.0	/* ... each MB taking 1 ms longer at least (a RAM
+					   device's stalls of a busy machine are shorter) */
+
+/* Whether rate r is slow against trend t (MB/s): under the fraction and at
+ * least SURFACE_SLOW_MIN_MS_PER_MB longer per MB. */
+bool surface_is_slow(double r, double t, double fraction);
 
 /* Slow ranges in pts (sorted by offset, n of them): at most max into out,
  * the count found (may exceed max).  The rule: the points are grouped in
@@ -34,7 +41,7 @@ struct surface_slow {
  * SURFACE_SLOW_FRACTION of its trend is slow; slow segments with at most one
  * normal segment between them join; a range needs SURFACE_SLOW_MIN_POINTS
  * segments, and both its mean rate and the median rate of its points
- * under the fraction of its trend. */
+ * slow against its trend (surface_is_slow). */
 size_t surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow *out, size_t max);
 
 /* An unreadable extent, in bytes [start, end). */

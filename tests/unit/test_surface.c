@@ -1,6 +1,6 @@
 /* test_surface.c - the surface scan's findings on made-up curves: a slow
- * band is found at its blocks, a falling HDD curve and one-block stalls are
- * not slow ranges, and failed ranges merge only where they touch. */
+ * band is found at its blocks, a falling HDD curve, one-block stalls and a
+ * dip of a RAM device (fractions of a ms per MB) are not slow ranges, and failed ranges merge only where they touch. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,6 +25,8 @@ curve(size_t n, double (*rate)(size_t i, size_t n))
 
 static double hdd(size_t i, size_t n) { return 150 - 80.0 * (double)i / (double)n; }
 static double band(size_t i, size_t n) { return i >= 1000 && i < 1040 ? hdd(i, n) * 0.4 : hdd(i, n); }
+/* a RAM device: a band at 40 % is 0.3 ms per MB, the machine's noise */
+static double ram(size_t i, size_t n) { (void)n; return i >= 1000 && i < 1040 ? 2000 : 5000; }
 /* every 97th block stalls (a busy machine), pairs of them now and then */
 static double noisy(size_t i, size_t n) { return i % 97 == 0 || i % 389 == 1 ? 5 : 3000 + (double)(i * 7919 % 1000); }
 
@@ -49,6 +51,9 @@ test_no_false_ranges(void **state)
 	(void)state;
 	struct surface_slow s[4];
 	struct surface_point *p = curve(4000, hdd);
+	assert_int_equal(surface_find_slow(p, 4000, s, 4), 0);
+	free(p);
+	p = curve(4000, ram);
 	assert_int_equal(surface_find_slow(p, 4000, s, 4), 0);
 	free(p);
 	p = curve(4000, noisy);
