@@ -72,8 +72,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 		const struct step_result *st = &r->steps[i];
 
 		s->steps[i] = (struct snap_step){ st->index, (unsigned)st->active.n,
-						  st->aggregate_mbps, st->ideal_mbps, true, "" };
-		strtrimcpy(s->steps[i].label, sizeof(s->steps[i].label), st->label);
+						  st->aggregate_mbps, st->ideal_mbps, true };
+		strtrimcpy(s->step_label[i], sizeof(s->step_label[i]), st->label);
 		s->n_steps_done = i + 1;
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *tr = &st->res[k];

@@ -48,7 +48,7 @@ scanning(const struct run_snapshot *s)
 {
 	if (s->state != RUN_RUNNING || !s->step || s->step > SNAP_STEPS)
 		return false;
-	const char *l = s->steps[s->step - 1].label;
+	const char *l = s->step_label[s->step - 1];
 	return !strcmp(l, "scan") || !strcmp(l, "quick scan");
 }
 

@@ -631,7 +631,7 @@ runner_main(void *arg)
 				r->snap.steps[pos].index = (unsigned)pos + 1;
 				r->snap.steps[pos].n_active = st.n;
 				r->snap.steps[pos].ideal_mbps = st.ref_mbps;
-				strtrimcpy(r->snap.steps[pos].label, sizeof(r->snap.steps[pos].label), st.label);
+				strtrimcpy(r->snap.step_label[pos], sizeof(r->snap.step_label[pos]), st.label);
 			}
 			pthread_mutex_unlock(&r->mu);
 		} else {

@@ -39,7 +39,6 @@ struct snap_step {
 	double aggregate_mbps;		/* measured (so far, while running) */
 	double ideal_mbps;		/* 0 = n/a */
 	bool done;
-	char label[48];			/* what the step is (plan_step.label), "" none */
 };
 
 struct run_snapshot {
@@ -57,6 +56,7 @@ struct run_snapshot {
 	struct snap_target *t;		/* owned by the snapshot (snapshot_free) */
 	size_t n_steps_done;
 	struct snap_step steps[SNAP_STEPS];
+	char step_label[SNAP_STEPS][48];	/* what each step is (plan_step.label), "" none */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
 	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
 	double total_mbps, total_iops;	/* current interval, all targets */
