@@ -58,7 +58,8 @@ struct surf_tgt {
 	struct surface_slow slow[MAX_SLOW];
 	size_t n_slow, slow_found;
 	struct surface_extent ext[MAX_EXT];	/* failed block ranges */
-	bool whole[MAX_EXT], reread[MAX_EXT];
+	bool whole[MAX_EXT], reread[MAX_EXT];	/* re-read whole; re-read completely */
+	unsigned char reread_need[MAX_EXT], reread_got[MAX_EXT];	/* its re-read steps, and those that ran through */
 	size_t n_ext, ext_found;
 };
 

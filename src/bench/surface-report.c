@@ -310,8 +310,11 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 	}
 	if (r->interrupted && T->re > T->rs) {
 		char m[160];
-		snprintf(m, sizeof(m), "%s: the scan was interrupted at %.0f %% of the region", name,
-			 100.0 * (double)(io->max_end - T->rs) / (double)span);
+		if (io->max_end >= T->re)
+			snprintf(m, sizeof(m), "%s: interrupted after the scan, during its follow-up reads", name);
+		else
+			snprintf(m, sizeof(m), "%s: the scan was interrupted at %.0f %% of the region", name,
+				 100.0 * (double)(io->max_end - T->rs) / (double)span);
 		strlist_add(&r->notes, m);
 	}
 }

@@ -343,7 +343,7 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 			add_step(c, t, T, x->end - io->bs, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
 		}
 		nre += T->whole[i] ? 1 : 2;
-		T->reread[i] = true;
+		T->reread_need[i] = T->whole[i] ? 1 : 2;
 	}
 	for (size_t i = 0; i < T->n_slow; i++) {
 		struct surface_slow *w = &T->slow[i];
@@ -411,7 +411,14 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			after_scan(c, t, st, &sr->res[k]);
 		else if (ph == PH_ACCESS)
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
-		else if (ph == PH_BURST)
+		else if (ph == PH_REREAD && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_ext) {
+			/* it counts when every sector was tried (not cut short by a stop) */
+			const struct target_result *x = &sr->res[k];
+			size_t e = (size_t)S->arg[i];
+			uint64_t want = (T->whole[e] ? T->ext[e].end - T->ext[e].start : io->bs) / T->lbs;
+			if (x->ios + x->err.count >= want && ++T->reread_got[e] == T->reread_need[e])
+				T->reread[e] = true;
+		} else if (ph == PH_BURST)
 			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
 		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
 			pass_end(io);
