@@ -45,6 +45,7 @@ struct surf_io {
 	uint64_t min_off, max_end;
 	bool any, oom;
 	struct fail_list scan_fail, sect_fail;
+	struct { int err; uint64_t n; } errs[4];	/* the scan's failures by errno (first four kinds) */
 	uint64_t ph_n, ph_bytes, ph_lat_ns;	/* the current follow-up step */
 	uint64_t ph_last_off;		/* a confirm step: where its pass is */
 	double ph_best;			/* ... and its fastest pass, MB/s */

@@ -238,9 +238,16 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 			}
 		if (v && T->ext_found > T->n_ext)
 			verdict_evidence(v, "%zu more failed ranges not listed", T->ext_found - T->n_ext);
-		if (v)
-			verdict_evidence(v, "%llu of %llu blocks failed in the scan",
-					 (unsigned long long)io->bucket[N_BUCKETS - 1], (unsigned long long)nblk);
+		if (v) {
+			char by[96] = "";
+			for (size_t i = 0, o = 0; i < ARRAY_SIZE(io->errs) && io->errs[i].err && o < sizeof(by); i++) {
+				const char *en = strerrorname_np(io->errs[i].err);
+				o += (size_t)snprintf(by + o, sizeof(by) - o, "%s%s %llu", i ? ", " : "",
+						      en ? en : "?", (unsigned long long)io->errs[i].n);
+			}
+			verdict_evidence(v, "%llu of %llu blocks failed in the scan (%s)",
+					 (unsigned long long)io->bucket[N_BUCKETS - 1], (unsigned long long)nblk, by);
+		}
 	}
 	if (n_rec) {
 		txt[0] = 0;

@@ -125,6 +125,12 @@ scan_io(struct surf_io *s, const struct io_done *d)
 		s->max_end = d->offset + d->len;
 	if (d->res) {
 		s->bucket[N_BUCKETS - 1]++;
+		for (size_t i = 0; i < ARRAY_SIZE(s->errs); i++)
+			if (s->errs[i].err == -d->res || !s->errs[i].err) {
+				s->errs[i].err = -d->res;
+				s->errs[i].n++;
+				break;
+			}
 		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
 		return;
 	}
