@@ -130,6 +130,7 @@ void picker_confirm_draw(struct ui *u);
 int picker_start_from_opts(struct ui *u);
 int picker_edit_key(struct ui *u, int ch);	/* typing a parameter's value */	/* --start: ui_opts.start_test */
 void panel_throughput_draw(struct ui *u, const struct rect *r);
+void panel_surface_draw(struct ui *u, const struct rect *r);
 void panel_scaling_draw(struct ui *u, const struct rect *r);
 void panel_saturation_draw(struct ui *u, const struct rect *r);
 void panel_latency_draw(struct ui *u, const struct rect *r);
@@ -183,6 +184,7 @@ void ui_snapshot_release(struct ui *u);
 bool ui_test_running(const struct ui *u);
 bool ui_is_saturation(const struct ui *u);
 bool ui_is_table(const struct ui *u);	/* the test fills a table live (PANEL_TABLE) */
+bool ui_is_position(const struct ui *u);	/* AR_POSITION instead of the time plot */
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
 /* The run shown sweeps its targets (a sequential pattern): position means

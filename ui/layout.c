@@ -9,7 +9,7 @@ static const char *const area_names[AR_COUNT] = {
 	[AR_INVENTORY] = "inventory", [AR_DETAILS] = "details", [AR_PICKER] = "picker",
 	[AR_THROUGHPUT] = "throughput", [AR_SCALING] = "scaling",
 	[AR_SATURATION] = "saturation", [AR_LATENCY] = "latency", [AR_STATS] = "stats", [AR_TABLE] = "table",
-	[AR_RESULTS] = "results", [AR_RESULTS2] = "results2",
+	[AR_RESULTS] = "results", [AR_RESULTS2] = "results2", [AR_POSITION] = "position",
 };
 
 const char *
@@ -62,7 +62,7 @@ layout_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 	if (in->table) {	/* the table wants the width: the whole lower half */
 		int tw = narrow ? split(W, 2, 3, 24) : W;
 
-		put(l, AR_THROUGHPUT, 0, y0, narrow ? W : lw, top);
+		put(l, in->position ? AR_POSITION : AR_THROUGHPUT, 0, y0, narrow ? W : lw, top);
 		if (!narrow)
 			put(l, AR_STATS, lw, y0, W - lw, top);
 		put(l, AR_TABLE, 0, y0 + top, tw, bot);
@@ -73,7 +73,7 @@ layout_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 	if (narrow) {
 		int half = split(W, 1, 2, 24);
 
-		put(l, AR_THROUGHPUT, 0, y0, W, top);
+		put(l, in->position ? AR_POSITION : AR_THROUGHPUT, 0, y0, W, top);
 		if (in->saturation)
 			put(l, AR_SATURATION, 0, y0 + top, half, bot);
 		else
@@ -81,7 +81,7 @@ layout_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 		put(l, AR_STATS, half, y0 + top, W - half, bot);
 		return;
 	}
-	put(l, AR_THROUGHPUT, 0, y0, lw, top);
+	put(l, in->position ? AR_POSITION : AR_THROUGHPUT, 0, y0, lw, top);
 	put(l, AR_SCALING, lw, y0, W - lw, top);
 	if (in->saturation) {
 		int sh = bot < 9 ? bot : 9;
@@ -117,7 +117,7 @@ layout_result(const struct layout_in *in, struct layout *l, int y0, int W, int H
 	int lw = split(W, 1, 2, 24);
 
 	put(l, AR_RESULTS, 0, y0, W, top);
-	put(l, AR_THROUGHPUT, 0, y0 + top, lw, H - top);
+	put(l, in->position ? AR_POSITION : AR_THROUGHPUT, 0, y0 + top, lw, H - top);
 	put(l, in->saturation ? AR_SATURATION : AR_LATENCY, lw, y0 + top, W - lw, H - top);
 }
 

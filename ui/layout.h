@@ -22,6 +22,7 @@ enum area {
 	AR_THROUGHPUT, AR_SCALING, AR_SATURATION, AR_LATENCY, AR_STATS,	/* live */
 	AR_TABLE,				/* live: the test's table so far */
 	AR_RESULTS, AR_RESULTS2,		/* result view (and compare) */
+	AR_POSITION,				/* live and result: rate by position, block map */
 	AR_COUNT
 };
 
@@ -31,6 +32,7 @@ struct layout_in {
 	bool saturation;	/* the test has steps over drive counts (PANEL_SATURATION) */
 	bool compare;		/* result view of two saved runs */
 	bool table;		/* the test fills a table live (PANEL_TABLE); wins over saturation */
+	bool position;		/* a positional test without a time plot: AR_POSITION in its place */
 };
 
 struct layout {

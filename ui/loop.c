@@ -33,6 +33,7 @@ relayout(struct ui *u)
 		.cols = u->cols, .rows = u->rows, .view = u->view,
 		.saturation = ui_is_saturation(u), .compare = u->view == VIEW_RESULT && u->n_res > 1,
 		.table = ui_is_table(u),
+		.position = ui_is_position(u),
 	};
 
 	layout_compute(&in, &u->lay);

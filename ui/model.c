@@ -73,6 +73,7 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 
 		s->steps[i] = (struct snap_step){ st->index, (unsigned)st->active.n,
 						  st->aggregate_mbps, st->ideal_mbps, true };
+		strtrimcpy(s->step_label[i], sizeof(s->step_label[i]), st->label);
 		s->n_steps_done = i + 1;
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct target_result *tr = &st->res[k];
@@ -164,13 +165,20 @@ ui_test_running(const struct ui *u)
 }
 
 bool
+ui_is_position(const struct ui *u)
+{
+	return u->have_snap && (u->snap.panels & PANEL_POSITION) && !(u->snap.panels & PANEL_THROUGHPUT);
+}
+
+bool
 ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	/* a table test's steps are its cells, not drive counts */
+	/* a table test's steps are its cells, a positional test's follow-up
+	 * steps are re-reads: neither is a sweep over drive counts */
 	return (u->snap.panels & PANEL_SATURATION) ||
-	       (u->snap.n_steps > 1 && !(u->snap.panels & PANEL_TABLE));
+	       (u->snap.n_steps > 1 && !(u->snap.panels & (PANEL_TABLE | PANEL_POSITION)));
 }
 
 bool

@@ -69,8 +69,8 @@ panel_table_draw(struct ui *u, const struct rect *r)
 	size_t o = 0;
 
 	foot[0] = 0;
-	if (s->step_label[0] && (s->state == RUN_RUNNING || s->state == RUN_STARTING))
-		o += (size_t)snprintf(foot, sizeof(foot), "now: %s (%u/%u)", s->step_label, s->step, s->n_steps);
+	if (s->cur_label[0] && (s->state == RUN_RUNNING || s->state == RUN_STARTING))
+		o += (size_t)snprintf(foot, sizeof(foot), "now: %s (%u/%u)", s->cur_label, s->step, s->n_steps);
 	if (fit < t->n_cols && o < sizeof(foot))
 		snprintf(foot + o, sizeof(foot) - o, "%s%zu column%s off screen (the result view has all)",
 			 o ? "   " : "", t->n_cols - fit, t->n_cols - fit == 1 ? "" : "s");

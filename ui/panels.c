@@ -8,6 +8,7 @@ const struct panel panels[] = {
 	{ AR_DETAILS, "Details", panel_details_draw, panel_details_key, NULL },
 	{ AR_PICKER, "Test picker", panel_picker_draw, panel_picker_key, panel_picker_click },
 	{ AR_THROUGHPUT, "Throughput", panel_throughput_draw, NULL, NULL },
+	{ AR_POSITION, "Surface", panel_surface_draw, NULL, NULL },
 	{ AR_SCALING, "Per drive", panel_scaling_draw, NULL, NULL },
 	{ AR_SATURATION, "Controller saturation", panel_saturation_draw, NULL, NULL },
 	{ AR_LATENCY, "Latency", panel_latency_draw, NULL, NULL },

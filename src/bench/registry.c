@@ -15,6 +15,7 @@
 	X(saturate)	\
 	X(smr)		\
 	X(quick)	\
+	X(surface)	\
 	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;

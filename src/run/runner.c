@@ -231,6 +231,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
 	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
+	wp->max_consec_errors = st->max_consec_errors;
 }
 
 /* Consume new series samples of every active worker into the snapshot. */
@@ -301,6 +302,7 @@ sample(struct runner *r, size_t step_pos, bool final)
 		errs -= s->errors;
 		s->errors = atomic_load_explicit(&w->pub.errors, memory_order_relaxed);
 		errs += s->errors;
+		s->size = r->t[i].size;
 		s->pos = r->t[i].size ? (double)atomic_load_explicit(&w->pub.pos, memory_order_relaxed) /
 			(double)r->t[i].size : 0;
 		if (el)
@@ -674,7 +676,7 @@ runner_main(void *arg)
 		if (atomic_load(&r->stop))
 			break;
 		pthread_mutex_lock(&r->mu);
-		strtrimcpy(r->snap.step_label, sizeof(r->snap.step_label), st.label);
+		strtrimcpy(r->snap.cur_label, sizeof(r->snap.cur_label), st.label);
 		pthread_mutex_unlock(&r->mu);
 		struct step_result *sr, solo_sr;
 		if (st.solo) {
@@ -707,6 +709,7 @@ runner_main(void *arg)
 				r->snap.steps[pos].index = (unsigned)pos + 1;
 				r->snap.steps[pos].n_active = st.n;
 				r->snap.steps[pos].ideal_mbps = st.ref_mbps;
+				strtrimcpy(r->snap.step_label[pos], sizeof(r->snap.step_label[pos]), st.label);
 			}
 			pthread_mutex_unlock(&r->mu);
 		} else {

@@ -27,6 +27,7 @@ struct plan_step {
 	bool solo;			/* a reference pass (results in run_result.solo) */
 	double ref_mbps;		/* a reference line the test expects (ideal), 0 none */
 	double pause_s;			/* idle before this step (sim drives idle on their clock) */
+	unsigned max_consec_errors;	/* failed I/Os in a row that end a worker, 0 = default (256) */
 };
 
 

@@ -23,6 +23,7 @@ struct snap_target {
 	double mbps, read_mbps, write_mbps, iops;	/* last interval */
 	double p50_us, p99_us;		/* last interval; NAN none */
 	double pos;			/* 0..1 position on the target */
+	uint64_t size;			/* the target's bytes (pos * size = where), 0 unknown */
 	uint64_t bytes, errors;
 	size_t n;			/* samples in the rings below, oldest first */
 	float read_hist[SNAP_SAMPLES];	/* MB/s per interval */
@@ -61,12 +62,13 @@ struct run_snapshot {
 	struct snap_target *t;		/* owned by the snapshot (snapshot_free) */
 	size_t n_steps_done;
 	struct snap_step steps[SNAP_STEPS];
+	char step_label[SNAP_STEPS][48];	/* what each step is (plan_step.label), "" none */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
 	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
 	double total_mbps, total_iops;	/* current interval, all targets */
 	uint64_t total_errors;
 	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */
-	char step_label[48];		/* the running step's label, "" none */
+	char cur_label[48];		/* the running step's label, "" none */
 	struct result_table *table;	/* the test's table so far (PANEL_TABLE), owned; NULL none */
 };
 

@@ -74,7 +74,7 @@ check_one(const struct layout_in *in)
 		need[0] = AR_PICKER;
 		break;
 	case VIEW_LIVE:
-		need[0] = AR_THROUGHPUT;
+		need[0] = in->position ? AR_POSITION : AR_THROUGHPUT;
 		need[1] = AR_STATS;
 		need[2] = in->table ? AR_TABLE : in->saturation ? AR_SATURATION : AR_COUNT;
 		break;
@@ -103,21 +103,21 @@ test_every_size(void **state)
 	for (int cols = 20; cols <= 300; cols++)
 		for (int rows = 6; rows <= 100; rows++)
 			for (int v = VIEW_HOME; v <= VIEW_RESULT; v++)
-				for (int f = 0; f < 8; f++) {
+				for (int f = 0; f < 16; f++) {
 					struct layout_in in = { cols, rows, (enum view)v, f & 1, (f & 2) != 0,
-								(f & 4) != 0 };
+								(f & 4) != 0, (f & 8) != 0 };
 
 					check_one(&in);
 					n++;
 				}
-	assert_int_equal(n, 281L * 95 * 4 * 8);
+	assert_int_equal(n, 281L * 95 * 4 * 16);
 }
 
 static void
 test_live_uses_room(void **state)
 {
 	/* At 80x24 and larger every live panel of a saturate run is on screen. */
-	struct layout_in in = { 80, 24, VIEW_LIVE, true, false, false };
+	struct layout_in in = { 80, 24, VIEW_LIVE, true, false, false, false };
 	struct layout l;
 
 	layout_compute(&in, &l);

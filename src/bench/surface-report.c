@@ -1,0 +1,355 @@
+/* surface-report.c - the surface scan's tables and verdicts (surface.c
+ * measures): extents as the sector re-reads pinned them, slow ranges that
+ * held on their re-reads, the curve as a 1 % block map. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/surface-int.h"
+
+/* ---- the end: tables and verdicts ---- */
+
+#define CONFIRM_FRACTION 0.7	/* a re-read must stay below this share of the one beside it */
+
+/* The extents as the re-reads pinned them: a range re-read whole becomes its
+ * failed sectors' runs; a long one, its first to its last failed sector; a
+ * range that read on the re-read is "recovered". */
+static size_t
+final_extents(const struct surf_tgt *T, struct surf_io *io, struct surface_extent *out, size_t max)
+{
+	size_t ns = surface_merge(io->sect_fail.v, io->sect_fail.n), n = 0;
+	io->sect_fail.n = ns;
+	for (size_t i = 0; i < T->n_ext && n < max; i++) {
+		const struct surface_extent *x = &T->ext[i];
+		if (!T->reread[i]) {
+			out[n++] = (struct surface_extent){ x->start, x->end, false, false };
+			continue;
+		}
+		size_t before = n;
+		uint64_t first = UINT64_MAX, last = 0;
+		for (size_t j = 0; j < ns && n < max; j++) {
+			const struct surface_extent *y = &io->sect_fail.v[j];
+			if (y->end <= x->start || y->start >= x->end)
+				continue;
+			if (T->whole[i])
+				out[n++] = (struct surface_extent){ y->start, y->end, true, false };
+			first = y->start < first ? y->start : first;
+			last = y->end > last ? y->end : last;
+		}
+		if (!T->whole[i] && first < last)
+			out[n++] = (struct surface_extent){ first, last, false, false };
+		if (n == before)
+			out[n++] = (struct surface_extent){ x->start, x->end, false, true };
+	}
+	return n;
+}
+
+static const struct result_col surf_cols[] = {
+	{ "target", "target", COL_STR, "", 0 },
+	{ "mode", "mode", COL_STR, "", 0 },
+	{ "scanned", "scanned", COL_BYTES, "", 0 },
+	{ "min_mbps", "min", COL_DBL, "MB/s", 1 },
+	{ "avg_mbps", "avg", COL_DBL, "MB/s", 1 },
+	{ "max_mbps", "max", COL_DBL, "MB/s", 1 },
+	{ "access_ms", "access", COL_DBL, "ms", 3 },
+	{ "burst_mbps", "burst", COL_DBL, "MB/s", 1 },
+};
+static const struct result_col bucket_cols[] = {
+	{ "target", "target", COL_STR, "", 0 },
+	{ "time", "block time", COL_STR, "", 0 },
+	{ "blocks", "blocks", COL_INT, "", 0 },
+	{ "share_pct", "share", COL_DBL, "%", 3 },
+};
+static const struct result_col ext_cols[] = {
+	{ "target", "target", COL_STR, "", 0 },
+	{ "first_lba", "first LBA", COL_LBA, "", 0 },
+	{ "last_lba", "last LBA", COL_LBA, "", 0 },
+	{ "sectors", "sectors", COL_INT, "", 0 },
+	{ "at_gb", "at", COL_DBL, "GB", 1 },
+	{ "resolution", "pinned", COL_STR, "", 0 },
+};
+static const struct result_col slow_cols[] = {
+	{ "target", "target", COL_STR, "", 0 },
+	{ "first_lba", "first LBA", COL_LBA, "", 0 },
+	{ "last_lba", "last LBA", COL_LBA, "", 0 },
+	{ "at_gb", "at", COL_DBL, "GB", 1 },
+	{ "mbps", "rate", COL_DBL, "MB/s", 1 },
+	{ "trend_mbps", "around it", COL_DBL, "MB/s", 1 },
+	{ "reread_mbps", "re-read", COL_DBL, "MB/s", 1 },
+	{ "beside_mbps", "beside", COL_DBL, "MB/s", 1 },
+	{ "status", "status", COL_STR, "", 0 },
+};
+static const struct result_col map_cols[] = {
+	{ "target", "target", COL_STR, "", 0 },
+	{ "from_pct", "from", COL_DBL, "%", 0 },
+	{ "first_lba", "first LBA", COL_LBA, "", 0 },
+	{ "at_gb", "at", COL_DBL, "GB", 1 },
+	{ "mbps", "rate", COL_DBL, "MB/s", 1 },
+	{ "max_ms", "slowest", COL_DBL, "ms", 1 },
+	{ "failed_blocks", "failed", COL_INT, "", 0 },
+	{ "worst", "worst", COL_STR, "", 0 },
+};
+
+struct cell {
+	uint64_t bytes, lat_us, max_us, failed;
+};
+
+static bool
+slow_confirmed(const struct surface_slow *w)
+{
+	double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
+	return surface_is_slow(w->confirm_mbps, ref, CONFIRM_FRACTION);
+}
+
+static void
+range_text(char *b, size_t n, const struct surf_tgt *T, uint64_t s, uint64_t e)
+{
+	double gb = (double)s / 1e9;	/* three figures at least: 0.021 GB, 2.15 GB, 153.6 GB */
+	snprintf(b, n, "LBA %llu-%llu (%.*f GB)", (unsigned long long)(s / T->lbs),
+		 (unsigned long long)((e + T->lbs - 1) / T->lbs - 1), gb >= 100 ? 1 : gb >= 1 ? 2 : 3, gb);
+}
+
+/* Append "a, b, c" to buf while it fits; "and N more" otherwise. */
+static void
+list_add(char *buf, size_t n, size_t *shown, size_t total, const char *item)
+{
+	size_t o = strlen(buf);
+	if (o + strlen(item) + 24 < n) {
+		snprintf(buf + o, n - o, "%s%s", *shown ? ", " : "", item);
+		++*shown;
+	} else if (*shown + 1 == total || !strstr(buf, " more")) {
+		snprintf(buf + o, n - o, " and %zu more", total - *shown);
+		*shown = total;
+	}
+}
+
+static void
+target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct result_table **tb)
+{
+	struct surf_state *S = c->state;
+	struct surf_tgt *T = &S->t[t];
+	struct surf_io *io = io_of(c, t);
+	const char *name = c->plan->targets.v[t];
+	char txt[320], item[96];
+	if (!T->scanned || !io->any) {
+		result_verdict(r, VL_INFO, "surface", "%s: no block was read: nothing to judge", name);
+		return;
+	}
+	/* the curve as MAP_CELLS cells over the region */
+	struct cell cell[MAP_CELLS] = { 0 };
+	uint64_t span = T->re > T->rs ? T->re - T->rs : 1, tb_bytes = 0, tb_us = 0;
+	for (size_t i = 0; i < io->n_slot; i++) {
+		const struct slot *x = &io->slot[i];
+		uint64_t off = (io->lo + i) * io->unit;
+		if (!x->n || off < T->rs)
+			continue;
+		size_t k = (size_t)((off - T->rs) * MAP_CELLS / span);
+		struct cell *q = &cell[k < MAP_CELLS ? k : MAP_CELLS - 1];
+		q->bytes += (uint64_t)x->n * io->bs;
+		q->lat_us += x->sum_us;
+		q->max_us = x->max_us > q->max_us ? x->max_us : q->max_us;
+		tb_bytes += (uint64_t)x->n * io->bs;
+		tb_us += x->sum_us;
+	}
+	for (size_t i = 0; i < T->n_ext; i++)
+		for (uint64_t o = T->ext[i].start; o < T->ext[i].end && o >= T->rs; o += io->bs) {
+			size_t k = (size_t)((o - T->rs) * MAP_CELLS / span);
+			cell[k < MAP_CELLS ? k : MAP_CELLS - 1].failed++;
+		}
+	double mn = INFINITY, mx = 0, avg = rate(tb_bytes, tb_us * 1000);
+	for (size_t k = 0; k < MAP_CELLS; k++) {
+		double v = rate(cell[k].bytes, cell[k].lat_us * 1000);
+		if (isfinite(v)) {
+			mn = v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+		}
+	}
+	struct result_table *x = tb[0];
+	if (x && !table_add_row(x)) {
+		size_t row = x->n_rows - 1;
+		table_set_str(x, row, 0, name);
+		table_set_str(x, row, 1, T->quick ? "quick" : "full");
+		table_set_int(x, row, 2, (int64_t)tb_bytes);
+		table_set_dbl(x, row, 3, isfinite(mn) ? mn : NAN);
+		table_set_dbl(x, row, 4, avg);
+		table_set_dbl(x, row, 5, mx > 0 ? mx : NAN);
+		table_set_dbl(x, row, 6, T->access_ms);
+		table_set_dbl(x, row, 7, T->burst_mbps);
+	}
+	uint64_t nblk = 0;
+	for (size_t b = 0; b < N_BUCKETS; b++)
+		nblk += io->bucket[b];
+	for (size_t b = 0; (x = tb[1]) && b < N_BUCKETS && !table_add_row(x); b++) {
+		size_t row = x->n_rows - 1;
+		table_set_str(x, row, 0, name);
+		table_set_str(x, row, 1, surface_bucket_name[b]);
+		table_set_int(x, row, 2, (int64_t)io->bucket[b]);
+		table_set_dbl(x, row, 3, nblk ? 100.0 * (double)io->bucket[b] / (double)nblk : NAN);
+	}
+	for (size_t k = 0; (x = tb[4]) && k < MAP_CELLS && !table_add_row(x); k++) {
+		size_t row = x->n_rows - 1;
+		uint64_t off = T->rs + span * k / MAP_CELLS;
+		table_set_str(x, row, 0, name);
+		table_set_dbl(x, row, 1, 100.0 * (double)k / MAP_CELLS);
+		table_set_int(x, row, 2, (int64_t)(off / T->lbs));
+		table_set_dbl(x, row, 3, (double)off / 1e9);
+		table_set_dbl(x, row, 4, rate(cell[k].bytes, cell[k].lat_us * 1000));
+		table_set_dbl(x, row, 5, cell[k].bytes ? (double)cell[k].max_us / 1e3 : NAN);
+		table_set_int(x, row, 6, (int64_t)cell[k].failed);
+		size_t w = 0;
+		while (w < ARRAY_SIZE(surface_bucket_ms) && (double)cell[k].max_us / 1e3 >= surface_bucket_ms[w])
+			w++;
+		table_set_str(x, row, 7, cell[k].failed ? "error" : cell[k].bytes ? surface_bucket_name[w] : "-");
+	}
+
+	/* unreadable extents */
+	struct surface_extent *ext = calloc(MAX_EXT * 2 + 1, sizeof(*ext));
+	size_t ne = ext ? final_extents(T, io, ext, MAX_EXT * 2) : 0, n_bad = 0, n_rec = 0;
+	for (size_t i = 0; (x = tb[2]) && i < ne && !table_add_row(x); i++) {
+		size_t row = x->n_rows - 1;
+		table_set_str(x, row, 0, name);
+		table_set_int(x, row, 1, (int64_t)(ext[i].start / T->lbs));
+		table_set_int(x, row, 2, (int64_t)((ext[i].end + T->lbs - 1) / T->lbs - 1));
+		table_set_int(x, row, 3, (int64_t)((ext[i].end - ext[i].start + T->lbs - 1) / T->lbs));
+		table_set_dbl(x, row, 4, (double)ext[i].start / 1e9);
+		table_set_str(x, row, 5, ext[i].recovered ? "read on re-read" : ext[i].exact ? "sector"
+				 : T->n_ext && ext[i].end - ext[i].start > (uint64_t)io->bs ? "ends only" : "block");
+	}
+	for (size_t i = 0; i < ne; i++)
+		ext[i].recovered ? n_rec++ : n_bad++;
+	if (n_bad) {
+		txt[0] = 0;
+		size_t shown = 0;
+		for (size_t i = 0; i < ne; i++) {
+			if (ext[i].recovered)
+				continue;
+			range_text(item, sizeof(item), T, ext[i].start, ext[i].end);
+			list_add(txt, sizeof(txt) - 40, &shown, n_bad, item);
+		}
+		struct verdict *v = result_verdict(r, VL_FAIL, "surface", "%s: unreadable at %s", name, txt);
+		for (size_t i = 0; v && i < ne; i++)
+			if (!ext[i].recovered) {
+				range_text(item, sizeof(item), T, ext[i].start, ext[i].end);
+				verdict_evidence(v, "%s: %llu sectors unreadable%s", item,
+						 (unsigned long long)((ext[i].end - ext[i].start) / T->lbs),
+						 ext[i].exact ? ", pinned sector by sector"
+						 : " (block resolution: not re-read sector by sector)");
+			}
+		if (v && T->ext_found > T->n_ext)
+			verdict_evidence(v, "%zu more failed ranges not listed", T->ext_found - T->n_ext);
+		if (v) {
+			char by[96] = "";
+			for (size_t i = 0, o = 0; i < ARRAY_SIZE(io->errs) && io->errs[i].err && o < sizeof(by); i++) {
+				const char *en = strerrorname_np(io->errs[i].err);
+				o += (size_t)snprintf(by + o, sizeof(by) - o, "%s%s %llu", i ? ", " : "",
+						      en ? en : "?", (unsigned long long)io->errs[i].n);
+			}
+			verdict_evidence(v, "%llu of %llu blocks failed in the scan (%s)",
+					 (unsigned long long)io->bucket[N_BUCKETS - 1], (unsigned long long)nblk, by);
+		}
+	}
+	if (n_rec) {
+		txt[0] = 0;
+		size_t shown = 0;
+		for (size_t i = 0; i < ne; i++)
+			if (ext[i].recovered) {
+				range_text(item, sizeof(item), T, ext[i].start, ext[i].end);
+				list_add(txt, sizeof(txt) - 60, &shown, n_rec, item);
+			}
+		result_verdict(r, VL_WARN, "surface", "%s: read errors that did not repeat on a re-read at %s",
+			       name, txt);
+	}
+	free(ext);
+
+	/* slow ranges */
+	size_t n_slow = 0, shown = 0;
+	for (size_t i = 0; i < T->n_slow; i++) {
+		const struct surface_slow *w = &T->slow[i];
+		n_slow += slow_confirmed(w);
+		if (!(x = tb[3]) || table_add_row(x))
+			continue;
+		size_t row = x->n_rows - 1;
+		table_set_str(x, row, 0, name);
+		table_set_int(x, row, 1, (int64_t)(w->start / T->lbs));
+		table_set_int(x, row, 2, (int64_t)((w->end + T->lbs - 1) / T->lbs - 1));
+		table_set_dbl(x, row, 3, (double)w->start / 1e9);
+		table_set_dbl(x, row, 4, w->mbps);
+		table_set_dbl(x, row, 5, w->trend_mbps);
+		table_set_dbl(x, row, 6, w->confirm_mbps);
+		table_set_dbl(x, row, 7, w->control_mbps);
+		table_set_str(x, row, 8, slow_confirmed(w) ? "slow" : isfinite(w->confirm_mbps) ?
+			      "not repeated (noise)" : "not re-read");
+	}
+	if (n_slow) {
+		txt[0] = 0;
+		for (size_t i = 0; i < T->n_slow; i++) {
+			const struct surface_slow *w = &T->slow[i];
+			if (!slow_confirmed(w))
+				continue;
+			range_text(item, sizeof(item), T, w->start, w->end);
+			size_t o = strlen(item);
+			snprintf(item + o, sizeof(item) - o, " at %.0f MB/s against %.0f", w->mbps, w->trend_mbps);
+			list_add(txt, sizeof(txt) - 40, &shown, n_slow, item);
+		}
+		struct verdict *v = result_verdict(r, VL_WARN, "surface", "%s: slow range%s: %s", name,
+						   n_slow > 1 ? "s" : "", txt);
+		if (v)
+			verdict_evidence(v, "slow: under %.0f %% of the median rate around it over at least %d segments, "
+					 "and the fastest of %d re-reads under %.0f %% of the fastest of %d beside it; "
+					 "each at least %.0f ms per MB slower", 100 * SURFACE_SLOW_FRACTION,
+					 SURFACE_SLOW_MIN_POINTS, CONFIRM_PASSES, 100 * CONFIRM_FRACTION, CONFIRM_PASSES,
+					 SURFACE_SLOW_MIN_MS_PER_MB);
+	}
+	if (!n_bad && !n_slow && !n_rec) {
+		if (T->quick)
+			snprintf(txt, sizeof(txt), "quick scan of %llu positions: none unreadable, no slow range among them "
+				 "(%.0f-%.0f MB/s, avg %.0f)", (unsigned long long)nblk, mn, mx, avg);
+		else
+			snprintf(txt, sizeof(txt), "healthy: every block read, no slow range measured "
+				 "(%.0f-%.0f MB/s, avg %.0f)", mn, mx, avg);
+		struct verdict *v = result_verdict(r, r->interrupted ? VL_INFO : VL_PASS, "surface", "%s: %s%s",
+						   name, txt, r->interrupted ? " so far (interrupted)" : "");
+		if (v)
+			verdict_evidence(v, "%llu blocks of %u bytes, %llu over 150 ms; access %.3g ms, burst %.0f MB/s",
+					 (unsigned long long)nblk, io->bs,
+					 (unsigned long long)(io->bucket[4] + io->bucket[5]), T->access_ms, T->burst_mbps);
+	}
+	if (r->interrupted && T->re > T->rs) {
+		char m[160];
+		if (io->max_end >= T->re)
+			snprintf(m, sizeof(m), "%s: interrupted after the scan, during its follow-up reads", name);
+		else
+			snprintf(m, sizeof(m), "%s: the scan was interrupted at %.0f %% of the region", name,
+				 100.0 * (double)(io->max_end - T->rs) / (double)span);
+		strlist_add(&r->notes, m);
+	}
+}
+
+int
+surface_finish(struct bench_ctx *c, struct run_result *r)
+{
+	/* added first, pointed at after: each add may move the array */
+	size_t base = r->n_tables, ok = 0;
+	ok += !!result_table_add(r, "surface", "Surface scan", surf_cols, ARRAY_SIZE(surf_cols));
+	ok += !!result_table_add(r, "blocks", "Blocks by read time", bucket_cols, ARRAY_SIZE(bucket_cols));
+	ok += !!result_table_add(r, "extents", "Unreadable extents", ext_cols, ARRAY_SIZE(ext_cols));
+	ok += !!result_table_add(r, "slow", "Slow ranges", slow_cols, ARRAY_SIZE(slow_cols));
+	ok += !!result_table_add(r, "map", "Block map (rate and slowest block by position)", map_cols,
+				 ARRAY_SIZE(map_cols));
+	struct result_table *tb[5] = { NULL };
+	for (size_t i = 0; ok == 5 && i < 5; i++)
+		tb[i] = &r->tables[base + i];
+	for (unsigned t = 0; t < c->n_targets && t < PLAN_MAX_TARGETS; t++) {
+		target_result(c, r, t, tb);
+		struct surf_io *io = io_of(c, t);
+		if (io->oom)
+			strlist_add(&r->notes, "surface: out of memory keeping block times: the map is partial");
+		free(io->slot);
+		free(io->scan_fail.v);
+		free(io->sect_fail.v);
+		memset(io, 0, sizeof(*io));
+	}
+	return 0;
+}
+

@@ -1,0 +1,464 @@
+/* surface.c - the surface scan (read-only).  One sequential pass over the
+ * region at qd 1 in fixed blocks (1 MiB by default: WHDD's 256 sectors are
+ * 128 KiB, but 1 MiB keeps pace with dd bs=1M and still maps a 2 TB drive in
+ * 2 million blocks), each block's time kept.  Quick mode reads N blocks at
+ * evenly spaced positions instead.  Then, per target, steps appended by
+ * on_step so each is measured and visible: the access time (100 random 4 KiB
+ * reads, mean latency), the burst rate (one small block read 32 times: the
+ * drive answers from its buffer; the cold first read left out), every failed
+ * block range re-read sector by sector to pin its first and last LBA, and
+ * every slow range re-read five times, and as many blocks beside it, to
+ * confirm it is not noise of a busy machine (the fastest pass must still be
+ * slow against the fastest beside it). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/surface-int.h"
+
+const double surface_bucket_ms[5] = { 3, 10, 50, 150, 500 };
+const char *const surface_bucket_name[7] = { "<3 ms", "<10 ms", "<50 ms", "<150 ms", "<500 ms", ">=500 ms", "error" };
+
+/* ---- per I/O ---- */
+
+static void
+fail_add(struct surf_io *s, struct fail_list *f, uint64_t a, uint64_t b, bool exact)
+{
+	if (f->n && a <= f->v[f->n - 1].end && b >= f->v[f->n - 1].start) {
+		struct surface_extent *l = &f->v[f->n - 1];	/* sequential: extends the last one */
+		l->start = a < l->start ? a : l->start;
+		l->end = b > l->end ? b : l->end;
+		return;
+	}
+	if (f->n == f->cap) {
+		size_t nc = f->cap ? f->cap * 2 : 64;
+		struct surface_extent *nv = realloc(f->v, nc * sizeof(*nv));
+		if (!nv) {
+			s->oom = true;
+			return;
+		}
+		f->v = nv;
+		f->cap = nc;
+	}
+	f->v[f->n++] = (struct surface_extent){ a, b, exact, false };
+}
+
+static void
+slot_merge(struct slot *d, const struct slot *v)
+{
+	d->sum_us = d->sum_us > UINT32_MAX - v->sum_us ? UINT32_MAX : d->sum_us + v->sum_us;
+	d->max_us = v->max_us > d->max_us ? v->max_us : d->max_us;
+	d->n += v->n;
+}
+
+/* Halve the resolution: two slots become one. */
+static void
+slot_coarsen(struct surf_io *s)
+{
+	size_t nn = 0;
+	for (size_t i = 0; i < s->n_slot; i++) {
+		struct slot v = s->slot[i];
+		size_t d = (size_t)((s->lo + i) / 2 - s->lo / 2);
+		if (d >= nn) {
+			s->slot[d] = v;
+			nn = d + 1;
+		} else {
+			slot_merge(&s->slot[d], &v);
+		}
+	}
+	memset(s->slot + nn, 0, (s->n_slot - nn) * sizeof(*s->slot));
+	s->lo /= 2;
+	s->unit *= 2;
+	s->n_slot = nn;
+}
+
+/* The slot of byte offset off, growing (or coarsening) the array; NULL on ENOMEM. */
+static struct slot *
+slot_at(struct surf_io *s, uint64_t off)
+{
+	for (;;) {
+		uint64_t idx = off / s->unit;
+		if (!s->n_slot) {
+			s->lo = idx;
+		}
+		uint64_t lo = idx < s->lo ? idx : s->lo;
+		uint64_t hi = idx + 1 > s->lo + s->n_slot ? idx + 1 : s->lo + s->n_slot;
+		if (hi - lo > SLOT_CAP) {
+			slot_coarsen(s);
+			continue;
+		}
+		if (hi - lo > s->cap_slot) {
+			size_t nc = s->cap_slot ? s->cap_slot * 2 : 4096;
+			while (nc < hi - lo)
+				nc *= 2;
+			struct slot *nv = realloc(s->slot, nc * sizeof(*nv));
+			if (!nv)
+				return NULL;
+			memset(nv + s->cap_slot, 0, (nc - s->cap_slot) * sizeof(*nv));
+			s->slot = nv;
+			s->cap_slot = nc;
+		}
+		if (lo < s->lo) {	/* an earlier block completed later (qd > 1) */
+			size_t sh = (size_t)(s->lo - lo);
+			memmove(s->slot + sh, s->slot, s->n_slot * sizeof(*s->slot));
+			memset(s->slot, 0, sh * sizeof(*s->slot));
+			s->lo = lo;
+		}
+		s->n_slot = (size_t)(hi - lo);
+		return &s->slot[idx - s->lo];
+	}
+}
+
+static void
+scan_io(struct surf_io *s, const struct io_done *d)
+{
+	if (!s->any) {
+		s->any = true;
+		s->bs = d->len;
+		s->unit = d->len;
+		s->min_off = d->offset;
+	}
+	if (d->offset < s->min_off)
+		s->min_off = d->offset;
+	if (d->offset + d->len > s->max_end)
+		s->max_end = d->offset + d->len;
+	if (d->res) {
+		s->bucket[N_BUCKETS - 1]++;
+		for (size_t i = 0; i < ARRAY_SIZE(s->errs); i++)
+			if (s->errs[i].err == -d->res || !s->errs[i].err) {
+				s->errs[i].err = -d->res;
+				s->errs[i].n++;
+				break;
+			}
+		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
+		return;
+	}
+	double ms = (double)d->lat_ns / 1e6;
+	size_t b = 0;
+	while (b < ARRAY_SIZE(surface_bucket_ms) && ms >= surface_bucket_ms[b])
+		b++;
+	s->bucket[b]++;
+	struct slot *x = slot_at(s, d->offset);
+	if (!x) {
+		s->oom = true;
+		return;
+	}
+	uint64_t us = (d->lat_ns + 999) / 1000;
+	uint32_t u = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	slot_merge(x, &(struct slot){ u, u, 1 });
+}
+
+static void
+pass_end(struct surf_io *s)
+{
+	if (s->ph_lat_ns) {
+		double r = (double)s->ph_bytes / ((double)s->ph_lat_ns / 1e9) / 1e6;
+		s->ph_best = r > s->ph_best ? r : s->ph_best;
+	}
+	s->ph_bytes = s->ph_lat_ns = 0;
+}
+
+static void
+surface_on_io(void *state, const struct io_done *d)
+{
+	struct surf_io *s = state;
+	switch (s->phase) {
+	case PH_SCAN:
+		scan_io(s, d);
+		break;
+	case PH_REREAD:
+		if (d->res)
+			fail_add(s, &s->sect_fail, d->offset, d->offset + d->len, true);
+		break;
+	case PH_CONFIRM:
+		/* passes over the range: the fastest counts (noise is
+		 * transient, a slow zone is not); the first read of each pass
+		 * pays a seek back and is left out */
+		if (d->offset <= s->ph_last_off || !s->ph_n) {
+			pass_end(s);
+			s->ph_last_off = d->offset;
+			s->ph_n++;
+			break;
+		}
+		s->ph_last_off = d->offset;
+		if (!d->res) {
+			s->ph_bytes += d->len;
+			s->ph_lat_ns += d->lat_ns;
+		}
+		break;
+	case PH_ACCESS:
+	case PH_BURST:
+		/* the first read of a burst or a re-read pays a seek: left out */
+		if (d->res || (s->ph_n++ == 0 && s->phase != PH_ACCESS))
+			break;
+		s->ph_bytes += d->len;
+		s->ph_lat_ns += d->lat_ns;
+		break;
+	}
+}
+
+/* ---- plan ---- */
+
+static const char *const modes[] = { "full", "quick", NULL };
+static const struct bench_param bp_mode = {
+	.name = "mode", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "full|quick",
+	.help = "full: every block; quick: --samples blocks evenly spaced",
+	.bad = "one of full, quick", .choices = modes, .def = 0,
+};
+static const struct bench_param bp_samples = {
+	.name = "samples", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
+	.help = "quick mode: positions read, 16 .. 100000", .bad = "a count 16 .. 100000",
+	.min = 16, .max = 100000, .def = 1000,
+};
+
+static int
+surface_plan(struct plan *p, char *err, size_t errlen)
+{
+	if (!p->targets.n) {
+		snprintf(err, errlen, "surface: no target given");
+		return -EINVAL;
+	}
+	if (p->targets.n > PLAN_MAX_TARGETS) {
+		snprintf(err, errlen, "surface: too many targets (%zu, at most %d)", p->targets.n, PLAN_MAX_TARGETS);
+		return -E2BIG;
+	}
+	struct run_params rp = p->params;
+	rp.seconds = 0;
+	rp.size = 0;
+	rp.ramp_s = 0;
+	rp.rw_mix = 100;
+	if (strcmp(plan_param_str(p, "mode"), "quick")) {
+		snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+		struct plan_step *st;
+		int rc = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "scan", &st);
+		if (!rc)
+			st->max_consec_errors = SCAN_ERR_LIMIT;
+		return rc;
+	}
+	/* quick: one block first, to learn where the region lies (its size
+	 * is only known once the target is open); on_step then plans the
+	 * stride over it */
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	rp.size = rp.bs;
+	return plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "locate", NULL);
+}
+
+/* ---- after each step ---- */
+
+/* A step over [a, b) bytes of target t at qd 1 (the scan's qd when a scan). */
+static int
+add_step_stride(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, uint64_t b,
+		uint32_t bs, const char *pattern, uint64_t size, uint64_t stride, int phase, int arg,
+		const char *label)
+{
+	struct surf_state *S = c->state;
+	struct plan *p = c->plan;
+	if (p->n_steps >= MAX_STEPS)
+		return -E2BIG;
+	struct run_params rp = p->params;
+	rp.seconds = 0;
+	rp.ramp_s = 0;
+	rp.size = size;
+	rp.bs = bs;
+	rp.qd = phase == PH_SCAN ? p->params.qd : 1;
+	rp.rw_mix = 100;
+	rp.stride = stride;
+	snprintf(rp.pattern, sizeof(rp.pattern), "%s", pattern);
+	rp.region_lba = true;
+	rp.region_lba_start = a / T->lbs;
+	rp.region_lba_end = (b + T->lbs - 1) / T->lbs;
+	struct plan_step *st;
+	int rc = plan_add_step_params(p, &t, 1, &rp, label, &st);
+	if (rc)
+		return rc;
+	st->max_consec_errors = phase == PH_SCAN ? SCAN_ERR_LIMIT : UINT32_MAX;
+	S->phase[p->n_steps - 1] = (unsigned char)phase;
+	S->arg[p->n_steps - 1] = (short)arg;
+	return 0;
+}
+
+static int
+add_step(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint64_t a, uint64_t b,
+	 uint32_t bs, const char *pattern, uint64_t size, int phase, int arg, const char *label)
+{
+	return add_step_stride(c, t, T, a, b, bs, pattern, size, 0, phase, arg, label);
+}
+
+/* The scan's points (non-empty slots), sorted; caller frees.  *n gets the count. */
+static struct surface_point *
+scan_points(const struct surf_io *io, size_t *n)
+{
+	struct surface_point *pt = malloc((io->n_slot ? io->n_slot : 1) * sizeof(*pt));
+	*n = 0;
+	for (size_t i = 0; pt && i < io->n_slot; i++) {
+		const struct slot *x = &io->slot[i];
+		if (x->n)
+			pt[(*n)++] = (struct surface_point){ (io->lo + i) * io->unit, io->unit,
+							     (uint64_t)x->n * io->bs, (uint64_t)x->sum_us * 1000 };
+	}
+	return pt;
+}
+
+static void
+after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const struct target_result *tr)
+{
+	struct surf_state *S = c->state;
+	struct surf_tgt *T = &S->t[t];
+	struct surf_io *io = io_of(c, t);
+	const struct target_ident *id = &c->plan->ident[t];
+	T->scanned = true;
+	T->quick = !strcmp(st->rp.pattern, "stride");
+	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
+	T->access_ms = T->burst_mbps = NAN;
+	if (tr->by_pos.n) {
+		T->rs = tr->by_pos.start;
+		T->re = tr->by_pos.end;
+	} else {
+		T->rs = io->min_off;
+		T->re = T->quick ? io->min_off + st->rp.size / io->bs * st->rp.stride : io->max_end;
+	}
+	if (!io->any)
+		return;
+	size_t np;
+	struct surface_point *pt = scan_points(io, &np);
+	if (pt)
+		T->slow_found = surface_find_slow(pt, np, T->slow, MAX_SLOW);
+	free(pt);
+	T->n_slow = T->slow_found < MAX_SLOW ? T->slow_found : MAX_SLOW;
+	T->ext_found = surface_merge(io->scan_fail.v, io->scan_fail.n);
+	T->n_ext = T->ext_found < MAX_EXT ? T->ext_found : MAX_EXT;
+	memcpy(T->ext, io->scan_fail.v, T->n_ext * sizeof(*T->ext));
+
+	char lab[48];
+	add_step(c, t, T, T->rs, T->re, T->lbs > 4096 ? T->lbs : 4096, "rand",
+		 (uint64_t)ACCESS_READS * (T->lbs > 4096 ? T->lbs : 4096), PH_ACCESS, 0, "access time");
+	uint32_t bb = io->bs < 65536 ? io->bs : 65536;
+	add_step(c, t, T, T->rs, T->rs + bb, bb, "seq", (uint64_t)BURST_READS * bb, PH_BURST, 0, "burst");
+	size_t nre = 0;
+	for (size_t i = 0; i < T->n_ext; i++) {
+		struct surface_extent *x = &T->ext[i];
+		T->whole[i] = x->end - x->start <= (uint64_t)REREAD_WHOLE * io->bs;
+		if (nre + (T->whole[i] ? 1 : 2) > MAX_REREAD)
+			break;
+		snprintf(lab, sizeof(lab), "re-read LBA %llu", (unsigned long long)(x->start / T->lbs));
+		if (T->whole[i]) {
+			add_step(c, t, T, x->start, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
+		} else {	/* its first and last block: the interior stays at block resolution */
+			add_step(c, t, T, x->start, x->start + io->bs, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
+			add_step(c, t, T, x->end - io->bs, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
+		}
+		nre += T->whole[i] ? 1 : 2;
+		T->reread_need[i] = T->whole[i] ? 1 : 2;
+	}
+	for (size_t i = 0; i < T->n_slow; i++) {
+		struct surface_slow *w = &T->slow[i];
+		uint64_t e = w->end - w->start > (uint64_t)CONFIRM_MAX_BLOCKS * io->bs ?
+			w->start + (uint64_t)CONFIRM_MAX_BLOCKS * io->bs : w->end;
+		/* quick mode: re-read the first sampled blocks of the range, not the gaps */
+		if (T->quick)
+			e = w->start + 4ull * io->bs < T->re ? w->start + 4ull * io->bs : T->re;
+		snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
+		add_step(c, t, T, w->start, e, io->bs, "seq", CONFIRM_PASSES * (e - w->start), PH_CONFIRM,
+			 (int)(2 * i), lab);
+		/* the control: as many blocks just before it (or after), read the
+		 * same way now, so a slow machine or a qd other than 1 in the scan
+		 * cannot make the range look slow */
+		uint64_t len = e - w->start, a = 0;
+		if (w->start - T->rs >= len)
+			a = w->start - len;
+		else if (T->re - w->end >= len)
+			a = w->end;
+		else
+			continue;
+		snprintf(lab, sizeof(lab), "beside slow at %.1f GB", (double)a / 1e9);
+		add_step(c, t, T, a, a + len, io->bs, "seq", CONFIRM_PASSES * len, PH_CONFIRM, (int)(2 * i + 1), lab);
+	}
+}
+
+/* Quick mode: the region is known; the stride over it (N blocks). */
+static void
+locate(struct bench_ctx *c, unsigned t, const struct target_result *tr)
+{
+	struct surf_state *S = c->state;
+	struct surf_tgt *T = &S->t[t];
+	struct surf_io *io = io_of(c, t);
+	const struct target_ident *id = &c->plan->ident[t];
+	uint32_t bs = io->bs;
+	free(io->slot);
+	free(io->scan_fail.v);
+	memset(io, 0, sizeof(*io));	/* the block read here is not a sample */
+	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
+	if (!tr->by_pos.n || !bs)
+		return;
+	uint64_t n = (uint64_t)plan_param_num(c->plan, "samples");
+	uint64_t step = (tr->by_pos.end - tr->by_pos.start) / n / bs * bs;
+	if (step < bs)	/* a region too small for N spaced blocks: all of it */
+		add_step_stride(c, t, T, tr->by_pos.start, tr->by_pos.end, bs, "seq", 0, 0, PH_SCAN, 0,
+				"quick scan");
+	else
+		add_step_stride(c, t, T, tr->by_pos.start, tr->by_pos.end, bs, "stride", n * bs, step,
+				PH_SCAN, 0, "quick scan");
+}
+
+static void
+surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
+{
+	struct surf_state *S = c->state;
+	size_t i = S->done++;
+	int ph = i < MAX_STEPS ? S->phase[i] : PH_NONE;
+	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
+		unsigned t = st->idx[k];
+		struct surf_tgt *T = &S->t[t];
+		struct surf_io *io = io_of(c, t);
+		if (i == 0 && !strcmp(st->label, "locate"))
+			locate(c, t, &sr->res[k]);
+		else if (ph == PH_SCAN)
+			after_scan(c, t, st, &sr->res[k]);
+		else if (ph == PH_ACCESS)
+			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
+		else if (ph == PH_REREAD && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_ext) {
+			/* it counts when every sector was tried (not cut short by a stop) */
+			const struct target_result *x = &sr->res[k];
+			size_t e = (size_t)S->arg[i];
+			uint64_t want = (T->whole[e] ? T->ext[e].end - T->ext[e].start : io->bs) / T->lbs;
+			if (x->ios + x->err.count >= want && ++T->reread_got[e] == T->reread_need[e])
+				T->reread[e] = true;
+		} else if (ph == PH_BURST)
+			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
+		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
+			pass_end(io);
+			struct surface_slow *w = &T->slow[S->arg[i] / 2];
+			*(S->arg[i] % 2 ? &w->control_mbps : &w->confirm_mbps) = io->ph_best > 0 ? io->ph_best : NAN;
+		}
+	}
+	/* what the next step measures, for its targets' hooks */
+	if (S->done < c->plan->n_steps && S->done < MAX_STEPS) {
+		const struct plan_step *nx = &c->plan->steps[S->done];
+		for (unsigned k = 0; k < nx->n; k++) {
+			struct surf_io *io = io_of(c, nx->idx[k]);
+			io->phase = S->phase[S->done];
+			io->ph_n = io->ph_bytes = io->ph_lat_ns = io->ph_last_off = 0;
+			io->ph_best = 0;
+		}
+	}
+}
+
+const struct bench_test bench_surface = {
+	.name = "surface",
+	.summary = "surface scan: rate by position, block times, unreadable and slow ranges (read-only)",
+	.writes = false,
+	.panels = PANEL_LATENCY | PANEL_POSITION,	/* the position panel replaces the time plot */
+	.defaults = {
+		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
+		.region_start = 0, .region_end = 1,
+		.pattern = "seq", .data = "random", .rw_mix = 100,
+	},
+	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, NULL },
+	.plan = surface_plan,
+	.on_io = surface_on_io,
+	.io_state_size = sizeof(struct surf_io),
+	.state_size = sizeof(struct surf_state),
+	.on_step = surface_on_step,
+	.finish = surface_finish,
+};
