@@ -12,7 +12,8 @@
 	X(seqwrite)	\
 	X(randread)	\
 	X(randwrite)	\
-	X(saturate)
+	X(saturate)	\
+	X(align)
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;
 #define BENCH_REF(n) &bench_##n,
