@@ -580,7 +580,7 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 	range_text(ar, sizeof(ar), am, alo, ahi);
 	range_text(ur, sizeof(ur), um, ulo, uhi);
 	range_text(sr, sizeof(sr), sm, slo, shi);
-	verdict_evidence(v, "%u-byte %s at %s-aligned offsets: %s; at the other offsets: %s (%.1fx slower)",
+	verdict_evidence(v, "%u-byte %s at %s-aligned offsets: %s; at the other offsets: %s, %.1fx slower",
 			 ft.P, op, Pt, ar, ur, am / um);
 	if (isfinite(sm))
 		verdict_evidence(v, "%s of %u .. %u bytes, at every offset: %s", op, L, ft.P / 2, sr);
