@@ -685,7 +685,7 @@ const struct bench_test bench_align = {
 		.region_start = 0, .region_end = 1,
 		.pattern = "stride", .data = "random", .rw_mix = 0,
 	},
-	.params = (const struct bench_param *const[]){ &ap_rw, &ap_count, &ap_row_time, &ap_max, NULL },
+	.params = (const struct bench_param *const[]){ &ap_rw, &ap_count, &ap_row_time, &ap_max, &bp_data, NULL },
 	.plan = align_plan,
 	.finish = align_finish,
 };
