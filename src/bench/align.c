@@ -1,7 +1,9 @@
 /* align.c - the alignment probe (phybs's method, FIELD-NOTES.md): for every
  * size from the logical sector up to 8x the suspected physical sector, one
  * row per offset 0..size in logical-sector steps; each row is a strided pass
- * (I/O k at offset + k * 4 * size, QD1) of a fixed count capped by a time.
+ * (I/O k at offset + k * 4 * size, QD1) for a time (a fast device then
+ * averages thousands of I/Os per row, not a few milliseconds of noise) or a
+ * fixed count.
  * The verdict is the physical sector size the device behaves as: the
  * smallest P (and phase) for which rows whose size and offset are multiples
  * of P run clearly faster than the others of their size; then what the
@@ -35,13 +37,13 @@ static const struct bench_param ap_rw = {
 };
 static const struct bench_param ap_count = {
 	.name = "count", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
-	.help = "I/Os per row (0: as many as --row-time allows)",
-	.bad = "a count 0 .. 100000000", .min = 0, .max = 1e8, .def = 1000,
+	.help = "I/Os per row, at most (0: as many as --row-time allows)",
+	.bad = "a count 0 .. 100000000", .min = 0, .max = 1e8, .def = 0,
 };
 static const struct bench_param ap_row_time = {
 	.name = "row-time", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
-	.help = "longest time per row (0: no limit, --count decides)",
-	.bad = "a duration (1, 500ms; 0 = no limit)", .min = 0, .max = 3600, .def = 1,
+	.help = "time per row (0: no limit, --count decides)",
+	.bad = "a duration (1, 250ms; 0 = no limit)", .min = 0, .max = 3600, .def = 0.25,
 };
 static const struct bench_param ap_max = {
 	.name = "max", .kind = BP_SIZE, .bind = BIND_NONE, .arg = "SIZE",
@@ -332,7 +334,7 @@ aligned(const struct row *r, uint32_t P, uint32_t phase)
 
 /* The rows of one size: tps normalised by the median of those not aligned
  * to (P, phase); *noise the threshold a row must pass to count as fast
- * (5 %, or four times the spread of the unaligned rows when they scatter). */
+ * (5 %, or three times the spread of the unaligned rows when they scatter). */
 static size_t
 size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase, double *v,
 	  bool *al, double *noise)
@@ -347,7 +349,7 @@ size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase
 	for (size_t i = 0; i < nu; i++)
 		v[i] = fabs(v[i] / base - 1);
 	double mad = median(v, nu);
-	*noise = fmax(0.05, 4 * mad);
+	*noise = fmax(0.05, 3 * mad);
 	for (size_t i = 0; i < n; i++)
 		if (rw[i].size == S && isfinite(rw[i].tps)) {
 			al[k] = aligned(&rw[i], P, phase);
@@ -357,22 +359,23 @@ size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase
 }
 
 /* Does "physical sector P at phase" explain the rows?  At size P the
- * aligned row must be FACTOR faster than the others; at every size from P
- * up (where a read-modify-write costs relatively less) most aligned rows
- * must stand out of the noise and almost no unaligned one; and rows aligned
- * to P/2 only must be slow, or P/2 (or no sector at all) explains them as
- * well. */
+ * aligned row must be FACTOR faster than the others; from P to 4P most
+ * aligned rows must stand out of the noise and, at every size, almost no
+ * unaligned one; above 4P (where a read-modify-write costs relatively
+ * little) aligned rows must at least not be slower; and rows aligned to P/2
+ * only must be slow, or P/2 (or no sector at all) explains them as well. */
 static bool
 fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *f)
 {
-	double *v = malloc(n * sizeof(*v));
+	double *v = malloc(n * sizeof(*v)), *ua = malloc(n * sizeof(*ua));
 	bool *al = malloc(n * sizeof(*al));
 	size_t na = 0, fa = 0, nu = 0, su = 0, nh = 0, fh = 0;
+	bool slower = false;
 	*f = (struct fit){ .P = P, .phase = phase, .ratio = NAN };
-	bool ok = v && al;
+	bool ok = v && al && ua;
 	for (uint32_t S = P; ok; S *= 2) {
 		double noise;
-		size_t any = 0;
+		size_t any = 0, nsa = 0;
 		for (size_t i = 0; i < n; i++)
 			any += rw[i].size == S;
 		if (!any)
@@ -384,8 +387,11 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 				continue;
 			bool fast = v[j] >= 1 + noise;
 			if (al[j]) {
-				na++;
-				fa += fast;
+				ua[nsa++] = v[j];
+				if (S <= 4 * P) {
+					na++;
+					fa += fast;
+				}
 				if (S == P)
 					f->ratio = v[j];
 			} else {
@@ -398,10 +404,13 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 			}
 			j++;
 		}
+		if (S > 4 * P && nsa && median(ua, nsa) < 1)
+			slower = true;
 	}
 	free(v);
+	free(ua);
 	free(al);
-	if (!ok || na < 2 || !nu)
+	if (!ok || na < 4 || !nu || slower)
 		return false;
 	f->n_a = na;
 	f->fast_a = (double)fa / (double)na;
@@ -409,11 +418,13 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 	return f->ratio >= FACTOR && f->fast_a >= FAST_A && f->slow_u >= SLOW_U && (!nh || 2 * fh < nh);
 }
 
-/* The smallest P that explains the rows, its best phase; false: none. */
+/* The smallest P that explains the rows, its best phase; false: none.
+ * P goes up to a quarter of the largest size, so that sizes P, 2P and 4P
+ * give at least 7 aligned rows to judge it by. */
 static bool
 fit_find(const struct row *rw, size_t n, uint32_t L, uint32_t maxsz, struct fit *best)
 {
-	for (uint32_t P = 2 * L; P <= maxsz / 2; P *= 2) {
+	for (uint32_t P = 2 * L; P <= maxsz / 4; P *= 2) {
 		bool found = false;
 		for (uint32_t ph = 0; ph < P; ph += L) {
 			struct fit f;
@@ -532,22 +543,29 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 		return;
 	}
 	if (!fit_find(rw, n, L, maxsz, &ft)) {
-		char up[24];
+		char up[24], lim[64] = "";
+		uint32_t want = f.physical > 4096 ? f.physical : 4096;
+		bool short_sizes = maxsz / 4 < want;
 		size_text(up, sizeof(up), maxsz);
+		if (short_sizes)
+			snprintf(lim, sizeof(lim), " for physical sectors up to %u bytes", maxsz / 4);
 		struct verdict *v = result_verdict(r, VL_INFO, "align",
-			"%s: no alignment penalty measured (%s of %u bytes .. %s at every %u-byte offset)",
-			name, op, L, up, L);
+			"%s: no alignment penalty measured%s (%s of %u bytes .. %s at every %u-byte offset)",
+			name, lim, op, L, up, L);
 		if (!v)
 			return;
 		if (rep[0])
 			verdict_evidence(v, "%s", rep);
 		if (reads)
 			verdict_evidence(v, "reads need no read-modify-write: --rw write (guarded) is the test that finds one");
-		if (f.physical > L && !reads)
+		if (f.physical > L && !reads && !short_sizes)
 			verdict_evidence(v, "it reports %u-byte physical sectors, yet unaligned writes cost nothing measurable",
 					 f.physical);
 		if (L > 512)
 			verdict_evidence(v, "its %u-byte logical sector is the smallest I/O it takes: smaller sizes cannot be tried", L);
+		if (short_sizes)
+			verdict_evidence(v, "sizes up to %u bytes judge physical sectors up to %u bytes only: --max %uk (or more) tests %u",
+					 maxsz, maxsz / 4, 4 * want / 1024, want);
 		if (f.physical > f.logical && f.logical)
 			partitions_verdict(r, name, &f, f.physical, f.aoff_known && f.aoff > 0 ? (uint32_t)f.aoff : 0,
 					   "judged by the physical sector it reports");
@@ -584,8 +602,8 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 			 ft.P, op, Pt, ar, ur, am / um);
 	if (isfinite(sm))
 		verdict_evidence(v, "%s of %u .. %u bytes, at every offset: %s", op, L, ft.P / 2, sr);
-	verdict_evidence(v, "every size from %u bytes up: %.0f %% of the %zu aligned rows fast, %.0f %% of the others slow",
-			 ft.P, 100 * ft.fast_a, ft.n_a, 100 * ft.slow_u);
+	verdict_evidence(v, "sizes %u .. %u bytes: %.0f %% of the %zu aligned rows fast; every size: %.0f %% of the others slow",
+			 ft.P, 4 * ft.P < maxsz ? 4 * ft.P : maxsz, 100 * ft.fast_a, ft.n_a, 100 * ft.slow_u);
 	if (!f.file && rep[0] && !rep_ok && !hides)
 		verdict_evidence(v, "%s", rep);
 	if (ft.phase) {
@@ -681,7 +699,7 @@ const struct bench_test bench_align = {
 	.writes = true,
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
 	.defaults = {
-		.bs = 4096, .qd = 1, .seconds = 1, .ramp_s = 0,
+		.bs = 4096, .qd = 1, .seconds = 0.25, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,
 		.pattern = "stride", .data = "random", .rw_mix = 0,
 	},

@@ -26,11 +26,11 @@ Z=$(cat /sys/class/zram-control/hot_add) || fail "zram hot_add"
 echo 64M > /sys/block/zram$Z/disksize || fail "zram disksize"
 truncate -s 64M "$R/img" || fail "truncate"
 L=$(losetup -f --show "$R/img") || fail "losetup"
-"$DS" run align /dev/zram$Z --destroy-data=/dev/zram$Z --count 2000 --json "$T/zram.json" >"$T/zram.out" 2>&1 ||
+"$DS" run align /dev/zram$Z --destroy-data=/dev/zram$Z --row-time 0.1 --json "$T/zram.json" >"$T/zram.out" 2>&1 ||
   fail "zram: exit $? ($(tail -3 "$T/zram.out"))"
-"$DS" run align "$L" --destroy-data="$L" --count 2000 --max 16k --json "$T/loop.json" >"$T/loop.out" 2>&1 ||
+"$DS" run align "$L" --destroy-data="$L" --row-time 0.1 --max 16k --json "$T/loop.json" >"$T/loop.out" 2>&1 ||
   fail "RAM loop: exit $? ($(tail -3 "$T/loop.out"))"
-"$DS" run align "$T" --count 500 --max 16k --file-size 16M --json "$T/file.json" >"$T/file.out" 2>&1 ||
+"$DS" run align "$T" --row-time 0.1 --max 16k --file-size 16M --json "$T/file.json" >"$T/file.out" 2>&1 ||
   fail "scratch file: exit $? ($(tail -3 "$T/file.out"))"
 ls "$T" | grep -q diskscope-scratch && fail "the scratch file was left behind"
 for x in zram loop file; do grep -E "^align: [^ ]+: |^  - " "$T/$x.out"; done
