@@ -168,7 +168,9 @@ ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	return (u->snap.panels & PANEL_SATURATION) || u->snap.n_steps > 1;
+	/* a test that declares its panels gets those; a multi-step result of an
+	 * unknown test (panels 0) still gets the steps plot */
+	return (u->snap.panels & PANEL_SATURATION) || (!u->snap.panels && u->snap.n_steps > 1);
 }
 
 const struct run_snapshot *
