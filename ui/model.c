@@ -175,10 +175,9 @@ ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
 		return false;
-	/* a table test's steps are its cells, a positional test's follow-up
-	 * steps are re-reads: neither is a sweep over drive counts */
-	return (u->snap.panels & PANEL_SATURATION) ||
-	       (u->snap.n_steps > 1 && !(u->snap.panels & (PANEL_TABLE | PANEL_POSITION)));
+	/* a test that declares its panels gets those; a multi-step result of an
+	 * unknown test (panels 0) still gets the steps plot */
+	return (u->snap.panels & PANEL_SATURATION) || (!u->snap.panels && u->snap.n_steps > 1);
 }
 
 bool

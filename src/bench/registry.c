@@ -16,6 +16,7 @@
 	X(smr)		\
 	X(quick)	\
 	X(surface)	\
+	X(align)	\
 	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;

@@ -264,6 +264,19 @@ sim_target_stats(const struct target *t, struct sim_drive_stats *st)
 	return 0;
 }
 
+int
+sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
+		    bool *identify)
+{
+	if (t->kind != TGT_SIM || !t->sim)
+		return -EINVAL;
+	const struct sim_drive_model *m = ((const struct sim_drive *)t->sim)->m;
+	*identify = m->sector_sizes_reported;
+	*physical = m->sector_sizes_reported ? m->physical_reported : m->logical;
+	*align_offset = m->sector_sizes_reported ? m->align_offset : 0;
+	return 0;
+}
+
 /* By extension: .drive, .hba (parsed against the registry), .rig. */
 int
 sim_check_file(const char *file, char *err, size_t errlen)

@@ -57,4 +57,9 @@ struct sim_drive_stats {
 	uint64_t errors;		/* reads of unreadable sectors */
 };
 int sim_target_stats(const struct target *t, struct sim_drive_stats *st);
+/* What a sim drive reports about its sectors (IDENTIFY words 106 and 209, as
+ * the kernel would pass them on): physical sector and alignment offset in
+ * bytes; *identify false when word 106 is not valid.  0 / -EINVAL. */
+int sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
+			bool *identify);
 #endif
