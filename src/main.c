@@ -13,6 +13,7 @@
 #include "inventory/inventory.h"
 #include "io/guard.h"
 #include "report/doc.h"
+#include "report/estimate.h"
 #include "report/run.h"
 #include "report/writer.h"
 #include "report/text.h"
@@ -562,6 +563,13 @@ cmd_show(int argc, char **argv, struct global_opts *g)
 	return rc;
 }
 
+static int
+cmd_estimate(int argc, char **argv, struct global_opts *g)
+{
+	(void)g;
+	return estimate_cli(argc, argv);
+}
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct global_opts *g);
@@ -571,6 +579,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "estimate", cmd_estimate },
 };
 
 int

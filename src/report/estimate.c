@@ -171,16 +171,16 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 		if (d)
 			take_rate(d, &r->solo[i]);
 	}
-	if (!in->n) {
-		/* each target at its rate alone when a step ran it alone, else
-		 * in the first step that ran it */
-		for (size_t s = 0; s < r->n_steps; s++) {
-			const struct step_result *sr = &r->steps[s];
-			for (size_t k = 0; !sr->failed && k < sr->n_res; k++) {
-				struct est_drive *d = drive_named(in, sr->res[k].target);
-				if (d && (sr->n_res == 1 || !(d->read_mbps > 0)))
-					take_rate(d, &sr->res[k]);
-			}
+	/* the others (a sweep's first drive has no solo pass): each at its
+	 * rate alone when a step ran it alone, else in the first step that
+	 * ran it */
+	size_t n_solo = in->n;
+	for (size_t s = 0; s < r->n_steps; s++) {
+		const struct step_result *sr = &r->steps[s];
+		for (size_t k = 0; !sr->failed && k < sr->n_res; k++) {
+			struct est_drive *d = drive_named(in, sr->res[k].target);
+			if (d && d >= in->d + n_solo && (sr->n_res == 1 || !(d->read_mbps > 0)))
+				take_rate(d, &sr->res[k]);
 		}
 	}
 	/* drop drives with nothing measured */
