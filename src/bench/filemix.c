@@ -24,6 +24,7 @@
 
 #define FM_PROBE (1u << 20)
 #define FM_MIN_BUDGET (16ull << 20)
+#define FM_DEFAULT_BUDGET (1ull << 30)
 #define FM_MARGIN_MIN (1ull << 30)	/* keep >= 10 % of the file system or 1 GiB free */
 #define FM_MAX_FILL 1000		/* test 2 fills at most this many files */
 
@@ -183,7 +184,13 @@ filemix_plan(struct plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "filemix: %s: cannot read its free space: %s", dir, strerror(-rc));
 		return rc;
 	}
-	double want = plan_param_num(p, "size");
+	/* the run's --size is the space budget here */
+	double want = p->params.size ? (double)p->params.size : (double)FM_DEFAULT_BUDGET;
+	if (want < FM_MIN_BUDGET) {
+		snprintf(err, errlen, "filemix: --size %.0f MiB: the budget must be at least %llu MiB",
+			 want / 1048576.0, FM_MIN_BUDGET >> 20);
+		return -EINVAL;
+	}
 	uint64_t margin = margin_of(&sv), avail = avail_of(&sv);
 	double room = avail > margin ? (double)(avail - margin) : 0;
 	double budget = want < room ? want : room;
@@ -620,13 +627,6 @@ static const struct bench_param bp_fm_data = {
 	.bad = "one of random, zeros, compressible, both", .choices = fm_datas, .def = 0,
 };
 
-static const struct bench_param bp_fm_size = {
-	.name = "size", .kind = BP_SIZE, .bind = BIND_NONE, .arg = "SIZE",
-	.help = "space budget (scaled down to the free space less 10 % or 1 GiB)",
-	.bad = "a size, 16M or more (e.g. 256M, 20G)",
-	.min = FM_MIN_BUDGET, .max = 1e15, .multiple = 0, .def = 1 << 30,
-};
-
 const struct bench_test bench_filemix = {
 	.name = "filemix",
 	.summary = "the NAS copy workload in a directory: mixed file sizes, fill / delete / rewrite",
@@ -634,7 +634,7 @@ const struct bench_test bench_filemix = {
 	.panels = PANEL_THROUGHPUT | PANEL_TABLE,
 	.defaults = { .bs = 1 << 20, .qd = 1, .pattern = "seq", .data = "random", .rw_mix = 0,
 		      .region_end = 1 },
-	.params = (const struct bench_param *const[]){ &bp_fm_size, &bp_fm_data, NULL },
+	.params = (const struct bench_param *const[]){ &bp_fm_data, NULL },
 	.plan = filemix_plan,
 	.state_size = sizeof(struct fm_state),
 	.on_step = filemix_on_step,
