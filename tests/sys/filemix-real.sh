@@ -127,6 +127,8 @@ python3 - "$T/int.json" <<'PY' || fail "SIGINT: partial JSON"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]
 assert r["interrupted"] is True
+t = [t for t in r["tables"] if t["name"] == "files"][0]
+print(f"SIGINT after {len(t['rows'])} files; the last: {t['rows'][-1] if t['rows'] else None}")
 PY
 fault_json "$T/int.json"
 umount "$T/mnt"
