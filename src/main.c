@@ -152,6 +152,7 @@ usage(FILE *f)
 	    "       diskscope [GLOBAL...] list [--json] [--strict]   the bench inventory\n"
 	    "       diskscope [GLOBAL...] run TEST TARGET... [OPTIONS] headless test (run --help)\n"
 	    "       diskscope show RESULT.json [RESULT2.json]          a saved run in the dashboard\n"
+	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
 	    "global options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(gopts); i++) {
