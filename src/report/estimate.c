@@ -162,9 +162,19 @@ take_rate(struct est_drive *d, const struct target_result *t)
 		d->read_mbps = t->write_mbps;
 }
 
+static int
+col_of(const struct result_table *t, const char *name)
+{
+	for (size_t c = 0; c < t->n_cols; c++)
+		if (!strcmp(t->cols[c].name, name))
+			return (int)c;
+	return -1;
+}
+
 int
 estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in)
 {
+	uint64_t scanned[EST_MAX_DRIVES] = { 0 };	/* surface: bytes scanned, 0 unknown */
 	memset(in, 0, sizeof(*in));
 	for (size_t i = 0; i < r->n_solo; i++) {
 		struct est_drive *d = drive_named(in, r->solo[i].target);
@@ -183,11 +193,34 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 				take_rate(d, &sr->res[k]);
 		}
 	}
+	/* a surface scan: its average over the whole region is the drive's
+	 * sustained rate (the steps' figure includes its re-reads) */
+	for (size_t i = 0; i < r->n_tables; i++) {
+		const struct result_table *t = &r->tables[i];
+		if (strcmp(t->name, "surface"))
+			continue;
+		int ct = col_of(t, "target"), ca = col_of(t, "avg_mbps"), cs = col_of(t, "scanned");
+		for (size_t row = 0; ct >= 0 && ca >= 0 && row < t->n_rows; row++) {
+			const struct result_cell *n = &t->cells[row * t->n_cols + (size_t)ct];
+			const struct result_cell *a = &t->cells[row * t->n_cols + (size_t)ca];
+			if (!n->known || !n->s || !a->known || !(a->d > 0))
+				continue;
+			struct est_drive *d = drive_named(in, n->s);
+			if (!d)
+				continue;
+			d->read_mbps = a->d;
+			if (cs >= 0 && t->cells[row * t->n_cols + (size_t)cs].known) {
+				scanned[d - in->d] = (uint64_t)t->cells[row * t->n_cols + (size_t)cs].i;
+			}
+		}
+	}
 	/* drop drives with nothing measured */
 	size_t w = 0;
 	for (size_t i = 0; i < in->n; i++)
-		if (in->d[i].read_mbps > 0)
+		if (in->d[i].read_mbps > 0) {
+			scanned[w] = scanned[i];
 			in->d[w++] = in->d[i];
+		}
 	in->n = w;
 	if (!in->n)
 		return -ENOENT;
@@ -197,6 +230,13 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 			if (!strcmp(it, in->d[i].name) || (base && !strcmp(base + 1, in->d[i].name)) ||
 			    (r->ident[k].drive_id[0] && !strcmp(r->ident[k].drive_id, in->d[i].name)))
 				in->d[i].capacity = r->ident[k].capacity;
+		}
+	/* no capacity from the inventory: what a surface scan covered */
+	for (size_t i = 0; i < in->n; i++)
+		if (!in->d[i].capacity.known && scanned[i]) {
+			in->d[i].capacity.known = true;
+			in->d[i].capacity.v = scanned[i];
+			in->scanned_capacity = true;
 		}
 	/* the controller's measured aggregate caps only when it saturated */
 	bool knee = false;
@@ -232,7 +272,8 @@ estimate_add_table(struct run_result *r, const struct est_input *in, int only, u
 	};
 	if (!in->n)
 		return -ENOENT;
-	unsigned n = drives ? drives : (unsigned)in->n;
+	/* one drive measured: a 4-drive array of it, the seed's usual size */
+	unsigned n = drives ? drives : in->n > 1 ? (unsigned)in->n : 4;
 	struct result_table *t = result_table_add(r, "estimate", "Array estimate (no I/O: arithmetic)",
 						  cols, ARRAY_SIZE(cols));
 	if (!t)
@@ -271,6 +312,10 @@ estimate_add_table(struct run_result *r, const struct est_input *in, int only, u
 			     "(writes carry their parity across it too)", in->ctrl_cap_mbps);
 	else
 		strlist_addf(&r->notes, "estimate: no controller cap measured (no saturation seen): rates may be optimistic");
+	if (in->scanned_capacity)
+		strlist_addf(&r->notes, "estimate: capacity: the bytes the surface scan covered (the inventory had none)");
+	if (in->n == 1 && !drives)
+		strlist_addf(&r->notes, "estimate: one drive measured: the arrays are of %u drives like it", n);
 	strlist_addf(&r->notes, "estimate: rebuild = the smallest member's capacity / the slowest sustained write "
 		     "(a DM-SMR drive's rewrite rate when an smr result gives it), an idle array");
 	return 0;

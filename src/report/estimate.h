@@ -24,6 +24,7 @@ struct est_input {
 	struct est_drive d[EST_MAX_DRIVES];
 	size_t n;
 	double ctrl_cap_mbps;	/* measured controller aggregate when it saturated, 0 none */
+	bool scanned_capacity;	/* a capacity is the bytes a surface scan covered */
 };
 
 struct est_row {
@@ -46,10 +47,13 @@ int estimate_layout(const struct est_input *in, enum est_layout l, unsigned driv
 /* The drives, rates, capacities and controller cap in a result (saturate,
  * surface, or any run): solo passes first, else each target's rate in the
  * step with the fewest active drives.  A second result (smr) may add
- * rewrite rates (smr may be NULL).  0 / -ENOENT when nothing was measured. */
+ * rewrite rates (smr may be NULL).  A surface result's "surface" table
+ * gives the average rate and, without an inventory capacity, the bytes
+ * scanned.  0 / -ENOENT when nothing was measured. */
 int estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in);
 /* Add the "estimate" table (every layout, or only `only` when >= 0, over
- * `drives` drives, 0 = the measured count) and its assumptions as notes. 0 /
+ * `drives` drives, 0 = the measured count, 4 when only one was measured)
+ * and its assumptions as notes.  0 /
  * -ENOENT (nothing measured: no table) / -ENOMEM. */
 int estimate_add_table(struct run_result *r, const struct est_input *in, int only, unsigned drives);
 /* For a test's finish: the estimate of its own result when it measured
