@@ -666,7 +666,7 @@ static const struct bench_param bp_fm_data = {
 
 const struct bench_test bench_filemix = {
 	.name = "filemix",
-	.summary = "the NAS copy workload in a directory: mixed file sizes, fill / delete / rewrite",
+	.summary = "the NAS copy workload in a directory: mixed file sizes, fill / delete / rewrite; --size is its space budget",
 	.writes = true,
 	.panels = PANEL_THROUGHPUT | PANEL_TABLE,
 	.defaults = { .bs = 1 << 20, .qd = 1, .pattern = "seq", .data = "random", .rw_mix = 0,
