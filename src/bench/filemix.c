@@ -580,8 +580,19 @@ cleanup(struct bench_ctx *c, struct fm_state *S, struct run_result *r)
 	S->swapped = false;
 }
 
+/* A rate for a sentence: unknown is said, never printed as nan or 0. */
+static const char *
+rate(char buf[24], double mbps)
+{
+	if (isfinite(mbps) && mbps > 0)
+		snprintf(buf, 24, "%.1f MB/s", mbps);
+	else
+		snprintf(buf, 24, "not measured");
+	return buf;
+}
+
 static void
-verdicts(struct fm_state *S, struct run_result *r)
+verdicts(struct bench_ctx *c, struct fm_state *S, struct run_result *r)
 {
 	struct agg t1 = { 0 }, t3 = { 0 }, fill_first = { 0 }, fill_last = { 0 }, fill = { 0 }, holes = { 0 };
 	unsigned n10 = 0;
@@ -603,16 +614,26 @@ verdicts(struct fm_state *S, struct run_result *r)
 	const char *cache = S->direct ? "page cache kept out with O_DIRECT"
 			    : S->ram ? "a RAM file system: buffered I/O, memory is the medium"
 			    : "no O_DIRECT here: each file fsync'ed (in its write time) and dropped (POSIX_FADV_DONTNEED)";
+	char w1[24], r1[24], wf[24], wh[24], wff[24], wfl[24], pr[24];
 	struct verdict *v = result_verdict(r, VL_INFO, "filemix",
-		"mixed sizes: write %.1f MB/s, read %.1f MB/s (%u files); fill %.1f MB/s, 1GB-class into the holes "
-		"%.1f MB/s; %s", agg_w(&t1), agg_r(&t1), t1.nw, agg_w(&fill), agg_w(&holes), cache);
+		"mixed sizes: write %s, read %s (%u files); fill %s, 1GB-class into the holes %s; %s",
+		rate(w1, agg_w(&t1)), rate(r1, agg_r(&t1)), t1.nw, rate(wf, agg_w(&fill)), rate(wh, agg_w(&holes)),
+		cache);
 	if (v) {
-		verdict_evidence(v, "test 2: first quarter of the fill %.1f MB/s, the rest %.1f MB/s, into the holes %.1f MB/s "
-				 "(%.0f %% of the fill's start)", agg_w(&fill_first), agg_w(&fill_last), agg_w(&holes),
-				 100.0 * agg_w(&holes) / agg_w(&fill_first));
-		verdict_evidence(v, "probe (1 MiB): %.1f MB/s; files in %s", S->probe_mbps, S->dir);
+		double share = 100.0 * agg_w(&holes) / agg_w(&fill_first);
+		if (isfinite(share))
+			verdict_evidence(v, "test 2: first quarter of the fill %s, the rest %s, into the holes %s "
+					 "(%.0f %% of the fill's start)", rate(wff, agg_w(&fill_first)),
+					 rate(wfl, agg_w(&fill_last)), rate(wh, agg_w(&holes)), share);
+		else
+			verdict_evidence(v, "test 2: first quarter of the fill %s, the rest %s, into the holes %s",
+					 rate(wff, agg_w(&fill_first)), rate(wfl, agg_w(&fill_last)), rate(wh, agg_w(&holes)));
+		verdict_evidence(v, "probe (1 MiB): %s; files in %s", rate(pr, S->probe_mbps), S->dir);
 	}
-	if (t3.nw && t1.nw) {
+	bool asked = false;	/* --data both: test 3 was planned */
+	for (size_t i = 0; i < c->plan->n_steps; i++)
+		asked |= !strncmp(c->plan->steps[i].label, "write t3 ", 9);
+	if (t3.nw && t3.nw == t1.nw) {	/* both whole: the same mix of sizes */
 		double a = agg_w(&t1), b = agg_w(&t3), d = 100.0 * (b - a) / a;
 		if (fabs(d) >= 25 && S->fs_compresses == 0)
 			v = result_verdict(r, VL_INFO, "compression",
@@ -628,6 +649,9 @@ verdicts(struct fm_state *S, struct run_result *r)
 		if (v)
 			verdict_evidence(v, "write rates of the mixed-size test: random (test 1), then zeros (test 3); "
 					 "a difference under 25 %% is not called one");
+	} else if (asked) {
+		v = result_verdict(r, VL_INFO, "compression",
+			"random vs zeros: not measured (the run ended before both mixed-size tests were whole)");
 	} else {
 		v = result_verdict(r, VL_INFO, "compression",
 			"random vs zeros: not compared in this run (--data both compares them)");
@@ -643,7 +667,7 @@ filemix_finish(struct bench_ctx *c, struct run_result *r)
 	if (!rc)
 		rc = class_table(S, r);
 	if (S->n_f)
-		verdicts(S, r);
+		verdicts(c, S, r);
 	free(S->f);
 	S->f = NULL;
 	S->n_f = S->cap_f = 0;
