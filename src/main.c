@@ -13,6 +13,7 @@
 #include "inventory/inventory.h"
 #include "io/guard.h"
 #include "report/doc.h"
+#include "report/estimate.h"
 #include "report/run.h"
 #include "report/writer.h"
 #include "report/text.h"
@@ -151,6 +152,7 @@ usage(FILE *f)
 	    "       diskscope [GLOBAL...] list [--json] [--strict]   the bench inventory\n"
 	    "       diskscope [GLOBAL...] run TEST TARGET... [OPTIONS] headless test (run --help)\n"
 	    "       diskscope show RESULT.json [RESULT2.json]          a saved run in the dashboard\n"
+	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
 	    "global options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(gopts); i++) {
@@ -562,6 +564,13 @@ cmd_show(int argc, char **argv, struct global_opts *g)
 	return rc;
 }
 
+static int
+cmd_estimate(int argc, char **argv, struct global_opts *g)
+{
+	(void)g;
+	return estimate_cli(argc, argv);
+}
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct global_opts *g);
@@ -571,6 +580,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "estimate", cmd_estimate },
 };
 
 int

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "report/estimate.h"
 
 #define SOLO_MAX_S 3.0
 #define KNEE_FRACTION 0.9	/* below this share of ideal ... */
@@ -295,6 +296,7 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		v = sat(r, VL_INFO, 0, ceil, t);
 	}
 	scaling_table(r);
+	estimate_finish(r);	/* the array these drives would make (no I/O) */
 	bench_verdict_errors(p, r);
 	return 0;
 }

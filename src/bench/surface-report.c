@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/surface-int.h"
+#include "report/estimate.h"
 
 /* ---- the end: tables and verdicts ---- */
 
@@ -350,6 +351,7 @@ surface_finish(struct bench_ctx *c, struct run_result *r)
 		free(io->sect_fail.v);
 		memset(io, 0, sizeof(*io));
 	}
+	estimate_finish(r);	/* the array these drives would make (no I/O) */
 	return 0;
 }
 

@@ -223,6 +223,8 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl >= 0 && fcntl(t->fd, F_SETFL, fl | O_DIRECT) == 0) {
 		t->direct = true;
+	} else if (o->buffered_ok && !ram_fs(t->fd)) {
+		t->direct = false;	/* the caller fsyncs and drops the cache itself */
 	} else if (ram_fs(t->fd)) {
 		t->direct = false;
 		snprintf(t->notice, sizeof t->notice,

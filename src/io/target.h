@@ -22,6 +22,7 @@ struct target_opts {
 	const char *swaps_file;		/* default /proc/swaps */
 	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
 	bool fill;			/* fill a scratch file even when the test writes (it reads too) */
+	bool buffered_ok;		/* no O_DIRECT: open buffered anyway (the test flushes and drops) */
 };
 
 struct target {

@@ -45,7 +45,8 @@ result_table_copy(struct result_table *dst, const struct result_table *src)
 	dst->cells = calloc(n ? n : 1, sizeof(*dst->cells));
 	if (dst->cols && dst->cells) {
 		memcpy(dst->cols, src->cols, src->n_cols * sizeof(*dst->cols));
-		memcpy(dst->cells, src->cells, n * sizeof(*dst->cells));
+		if (n)	/* a table with no rows yet has no cells (NULL) */
+			memcpy(dst->cells, src->cells, n * sizeof(*dst->cells));
 		bool ok = true;
 		for (size_t i = 0; i < n; i++)
 			if (src->cells[i].s && !(dst->cells[i].s = strdup(src->cells[i].s)))

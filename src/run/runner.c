@@ -48,6 +48,8 @@ struct runner {
 	const struct engine_ops *ops_default, *ops_fallback, *ops_sim;
 	pthread_t th;
 	bool started;
+	bool launched;		/* runner_start ran its thread (started goes false once joined) */
+	bool result_taken;	/* runner_result ran the test's finish */
 	atomic_bool stop;
 	atomic_bool over;
 	atomic_int stop_reason;		/* set by whoever stops, read by the runner thread */
@@ -821,6 +823,7 @@ runner_start(struct runner *r)
 	if (rc)
 		return -rc;
 	r->started = true;
+	r->launched = true;
 	return 0;
 }
 
@@ -892,6 +895,7 @@ runner_result(struct runner *r, struct run_result *out)
 {
 	if (!runner_wait(r, 0))
 		return -EBUSY;
+	r->result_taken = true;
 	*out = r->res;
 	memset(&r->res, 0, sizeof(r->res));
 	r->ctx.res = out;
@@ -913,6 +917,14 @@ runner_destroy(struct runner *r)
 	if (r->started) {
 		runner_stop(r);
 		runner_wait(r, -1);
+	}
+	/* a run dropped unread still gets its test's finish: a test cleans up
+	 * there (filemix removes the files it created) */
+	if (r->launched && !r->result_taken) {
+		struct run_result tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		if (runner_result(r, &tmp) != -EBUSY)
+			run_result_free(&tmp);
 	}
 	for (size_t i = 0; i < r->n_t; i++)
 		target_close(&r->t[i]);
