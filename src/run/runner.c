@@ -234,6 +234,22 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->max_consec_errors = st->max_consec_errors;
 }
 
+/* A worker ended while its step runs on (stopped after errors, gave up on
+ * a hung I/O, could not start, or its pass is over): say so and zero its
+ * rate.  w->msg was written before the release store of WS_DONE. */
+static void
+mark_ended(struct snap_target *s, const struct worker *w)
+{
+	const char *m = w->msg;
+	size_t nl = strlen(s->name);
+	if (nl && !strncmp(m, s->name, nl) && m[nl] == ':')
+		m += nl + 1 + (m[nl + 1] == ' ');
+	s->ended = w->rc || w->abandoned ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
+	strtrimcpy(s->why, sizeof(s->why), m);
+	s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
+	s->p50_us = s->p99_us = NAN;
+}
+
 /* Consume new series samples of every active worker into the snapshot. */
 static void
 sample(struct runner *r, size_t step_pos, bool final)
@@ -288,7 +304,9 @@ sample(struct runner *r, size_t step_pos, bool final)
 			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
 			s->p50_us = s->p99_us = NAN;
 		}
-		int wst = atomic_load_explicit(&w->pub.state, memory_order_relaxed);
+		int wst = atomic_load_explicit(&w->pub.state, memory_order_acquire);
+		if (wst == WS_DONE && !final)
+			mark_ended(s, w);
 		if (wst == WS_RAMP)
 			s->phase = SNAP_PH_RAMP;
 		else if (wst == WS_MEASURE && L->seen)
@@ -425,6 +443,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			L->seen = 0;
 			L->last_new_ns = 0;
 			L->snap.active = true;
+			L->snap.ended = SNAP_END_NONE;
+			L->snap.why[0] = 0;
 			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
 		}
 		pthread_mutex_unlock(&r->mu);
