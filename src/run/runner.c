@@ -179,6 +179,8 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		s->controller = r->t[i].controller;
 		s->p50_us = s->p99_us = NAN;
 	}
+	if (bt && bt->before && (rc = bt->before(&r->ctx, err, errlen)) != 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
