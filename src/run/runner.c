@@ -414,6 +414,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	int rc = 0;
 	unsigned started = 0, set_up = 0;
 	bool keep = false;
+	const char *nh = getenv("DS_BENCH_NO_IO_HOOKS");
+	bool no_hooks = nh && !strcmp(nh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
@@ -421,8 +423,13 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			acc[k].hook = bt->on_io;
 			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
 		}
-		wp.on_io = acc_on_io;
-		wp.on_io_state = &acc[k];
+		/* DS_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
+		 * of what the hooks cost (tests/bench/hooks-cost.sh); the run's
+		 * position curve and the test's own hook are then missing. */
+		if (!no_hooks) {
+			wp.on_io = acc_on_io;
+			wp.on_io_state = &acc[k];
+		}
 		/* a positional test over a sequential pass: rate by position */
 		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
 			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
