@@ -414,7 +414,7 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	int rc = 0;
 	unsigned started = 0, set_up = 0;
 	bool keep = false;
-	const char *nh = getenv("DS_BENCH_NO_IO_HOOKS");
+	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
 	bool no_hooks = nh && !strcmp(nh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
@@ -423,7 +423,7 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			acc[k].hook = bt->on_io;
 			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
 		}
-		/* DS_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
+		/* DISKSCOPE_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
 		 * of what the hooks cost (tests/bench/hooks-cost.sh); the run's
 		 * position curve and the test's own hook are then missing. */
 		if (!no_hooks) {

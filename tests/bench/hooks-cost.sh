@@ -1,7 +1,7 @@
 #!/bin/sh
 # hooks-cost: what the per-I/O hooks (the runner's acc_on_io and a test's
 # on_io, called on every completion) cost in 4K random-read IOPS on zram.
-# The same `run randread` with and without them (DS_BENCH_NO_IO_HOOKS=1
+# The same `run randread` with and without them (DISKSCOPE_BENCH_NO_IO_HOOKS=1
 # leaves worker_params.on_io NULL), alternating which goes first, ROUNDS
 # rounds of TIME each; prints the per-round ratio with/without and its
 # median.  A benchmark, not a test (`make bench`): the target is a cost
@@ -37,9 +37,9 @@ ds, rounds, dev, tmp, secs, qd = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys
 
 def iops(hooks):
     env = dict(os.environ)
-    env.pop("DS_BENCH_NO_IO_HOOKS", None)
+    env.pop("DISKSCOPE_BENCH_NO_IO_HOOKS", None)
     if not hooks:
-        env["DS_BENCH_NO_IO_HOOKS"] = "1"
+        env["DISKSCOPE_BENCH_NO_IO_HOOKS"] = "1"
     out = tmp + "/r.json"
     subprocess.run([ds, "--no-ata", "run", "randread", dev, "--bs", "4k", "--qd", qd,
                     "--time", secs, "--json", out], capture_output=True, check=True, env=env)
