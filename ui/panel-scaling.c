@@ -27,11 +27,24 @@ short_name(const char *n)
 	return n;
 }
 
+/* A worker's reason in w cells: whole if it fits, else the errno text of
+ * "stopped after 256 failed I/Os in a row (No such device)", else cut. */
+static const char *
+why_fit(const char *why, int w, char *buf, size_t len)
+{
+	const char *o = strrchr(why, '(');
+	size_t n = strlen(why);
+	if (text_width(why) <= w || !o || n < 2 || why[n - 1] != ')')
+		return why;
+	snprintf(buf, len, "%.*s", (int)(why + n - 1 - o - 1), o + 1);
+	return buf;
+}
+
 void
 panel_scaling_draw(struct ui *u, const struct rect *r)
 {
 	const struct run_snapshot *s = ui_view_snapshot(u);
-	char bar[512], rate[24], g[8];
+	char bar[512], rate[24], g[8], why[128];
 
 	draw_box(u, r, "Per drive", u->focus == AR_SCALING);
 	if (!s || !s->n_targets)
@@ -70,6 +83,9 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 		const char *state = !live ? NULL :
 				    !t->active ? "waiting" :
 				    t->phase == SNAP_PH_RAMP ? "ramp-up" :
+				    t->ended == SNAP_END_FAILED ? "failed" :
+				    t->ended == SNAP_END_STOPPED ? "stopped" :
+				    t->ended == SNAP_END_DONE ? "done" :
 				    t->phase == SNAP_PH_STARTING ? "starting" : NULL;
 
 		draw_text(y, x, nw - 1, attr_of(t->active ? EL_MARK : EL_DIM), short_name(t->name));
@@ -79,6 +95,16 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 			if (u->gl == GL_ASCII) {
 				attrset(attr_of(EL_BAR_EMPTY));
 				mvhline(y, x, '.', bw);
+			}
+			if (t->ended && t->why[0]) {
+				/* an ended worker: its reason over the bar, sparkline
+				 * and share columns, and the state at the right */
+				int ww = iw - nw - rw;
+				draw_fill(y, x, ww, attr_of(EL_BAR_EMPTY));
+				draw_text(y, x, ww, attr_of(t->ended == SNAP_END_DONE ? EL_DIM : EL_WARN),
+					  why_fit(t->why, ww, why, sizeof(why)));
+				draw_textf(y, x + ww, rw, attr_of(EL_WARN), "%*s", rw - 1, state);
+				continue;
 			}
 			draw_textf(y, x + bw, rw, attr_of(EL_DIM), "%*s", rw - 1, state);
 			continue;	/* no sparkline, no share */

@@ -47,6 +47,7 @@ struct smr_io {
 
 struct smr_prior {
 	bool done;
+	bool host_managed;		/* the kernel reports host-managed zones */
 	enum smr_verdict verdict;
 	int rotating;			/* 1 yes, 0 no (solid state), -1 unknown */
 	unsigned rpm;			/* 0 unknown */
@@ -109,6 +110,7 @@ prior_from_drive(struct smr_prior *P, const struct drive *d)
 {
 	const struct ata_identify *id = d->ata.state == ATA_OK ? &d->ata.id : NULL;
 	P->verdict = d->smr.verdict;
+	P->host_managed = !strcmp(d->zoned, "host-managed");
 	for (size_t i = 0; i < d->smr.evidence.n && P->n_line < PRIOR_LINES; i++)
 		snprintf(P->line[P->n_line++], sizeof(P->line[0]), "%s", d->smr.evidence.v[i]);
 	if (d->transport == TR_LOOP || d->transport == TR_ZRAM) {
@@ -157,6 +159,27 @@ prior_read(struct smr_prior *P, const struct target *t)
 		}
 	}
 	inventory_free(&inv);
+}
+
+/* Before any write: the inventory's facts of every target; a host-managed
+ * zoned drive rejects writes off its zones' write pointers, so random
+ * writes are refused there rather than counted as errors. */
+static int
+smr_before(struct bench_ctx *c, char *err, size_t errlen)
+{
+	struct smr_state *S = c->state;
+	for (size_t i = 0; i < c->n_targets && i < PLAN_MAX_TARGETS; i++) {
+		struct smr_prior *P = &S->prior[i];
+		prior_read(P, &c->targets[i]);
+		P->fresh_mbps = P->rewrite_mbps = NAN;
+		if (P->host_managed) {
+			snprintf(err, errlen, "smr: %.80s has host-managed zones: it accepts only sequential "
+				 "writes at each zone's write pointer, so the random writes of this test "
+				 "are refused (it is SMR by its own report)", c->targets[i].name);
+			return -EPERM;
+		}
+	}
+	return 0;
 }
 
 /* The long phase of target i, as steps of its own (its sizes are known
@@ -243,7 +266,8 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 		unsigned i = st->idx[k];
 		struct smr_prior *P = &S->prior[i];
 		((struct smr_io *)((char *)c->io_state + i * sizeof(struct smr_io)))->frozen = true;
-		prior_read(P, &c->targets[i]);
+		if (!P->done)
+			prior_read(P, &c->targets[i]);
 		P->fresh_mbps = P->rewrite_mbps = NAN;
 		if (want_long && long_steps(c, i, P) == 0 && P->long_len)
 			continue;	/* the TRIM of the span after the rewrite */
@@ -720,6 +744,7 @@ const struct bench_test bench_smr = {
 	.params = (const struct bench_param *const[]){ &bp_smr_bs, &bp_qd, &bp_time, &bp_stall,
 						      &bp_long, &bp_trim, &bp_data, NULL },
 	.plan = smr_plan,
+	.before = smr_before,
 	.on_io = smr_on_io,
 	.io_state_size = sizeof(struct smr_io),
 	.state_size = sizeof(struct smr_state),

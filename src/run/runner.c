@@ -181,6 +181,8 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		s->controller = r->t[i].controller;
 		s->p50_us = s->p99_us = NAN;
 	}
+	if (bt && bt->before && (rc = bt->before(&r->ctx, err, errlen)) != 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -234,6 +236,22 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
 	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 	wp->max_consec_errors = st->max_consec_errors;
+}
+
+/* A worker ended while its step runs on (stopped after errors, gave up on
+ * a hung I/O, could not start, or its pass is over): say so and zero its
+ * rate.  w->msg was written before the release store of WS_DONE. */
+static void
+mark_ended(struct snap_target *s, const struct worker *w)
+{
+	const char *m = w->msg;
+	size_t nl = strlen(s->name);
+	if (nl && !strncmp(m, s->name, nl) && m[nl] == ':')
+		m += nl + 1 + (m[nl + 1] == ' ');
+	s->ended = w->rc || w->abandoned ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
+	strtrimcpy(s->why, sizeof(s->why), m);
+	s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
+	s->p50_us = s->p99_us = NAN;
 }
 
 /* Consume new series samples of every active worker into the snapshot. */
@@ -290,7 +308,9 @@ sample(struct runner *r, size_t step_pos, bool final)
 			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
 			s->p50_us = s->p99_us = NAN;
 		}
-		int wst = atomic_load_explicit(&w->pub.state, memory_order_relaxed);
+		int wst = atomic_load_explicit(&w->pub.state, memory_order_acquire);
+		if (wst == WS_DONE && !final)
+			mark_ended(s, w);
 		if (wst == WS_RAMP)
 			s->phase = SNAP_PH_RAMP;
 		else if (wst == WS_MEASURE && L->seen)
@@ -396,6 +416,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	int rc = 0;
 	unsigned started = 0, set_up = 0;
 	bool keep = false;
+	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
+	bool no_hooks = nh && !strcmp(nh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
@@ -403,8 +425,13 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			acc[k].hook = bt->on_io;
 			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
 		}
-		wp.on_io = acc_on_io;
-		wp.on_io_state = &acc[k];
+		/* DISKSCOPE_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
+		 * of what the hooks cost (tests/bench/hooks-cost.sh); the run's
+		 * position curve and the test's own hook are then missing. */
+		if (!no_hooks) {
+			wp.on_io = acc_on_io;
+			wp.on_io_state = &acc[k];
+		}
 		/* a positional test over a sequential pass: rate by position */
 		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
 			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
@@ -427,6 +454,8 @@ run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			L->seen = 0;
 			L->last_new_ns = 0;
 			L->snap.active = true;
+			L->snap.ended = SNAP_END_NONE;
+			L->snap.why[0] = 0;
 			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
 		}
 		pthread_mutex_unlock(&r->mu);

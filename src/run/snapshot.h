@@ -34,7 +34,12 @@ struct snap_target {
 	 * 0 = unknown (the UI then sums only the active targets). */
 	uint64_t ring_end;
 	unsigned char phase;		/* SNAP_PH_*: what an active target is doing */
+	/* The worker of the running step ended before the step did: its last
+	 * rate is history, so it shows this state and adds 0 to the total. */
+	unsigned char ended;		/* SNAP_END_* */
+	char why[128];			/* the worker's reason, without the name; "" none */
 };
+enum { SNAP_END_NONE, SNAP_END_DONE, SNAP_END_STOPPED, SNAP_END_FAILED };
 /* phase: measuring; started but no measured interval yet; warming up (its
  * figures are not counted).  The per-drive bars say so instead of 0 MB/s. */
 enum { SNAP_PH_MEASURE, SNAP_PH_STARTING, SNAP_PH_RAMP };

@@ -88,6 +88,10 @@ struct bench_test {
 	/* Steps, each with its own run_params and label (targets and options
 	 * are set).  0 / -errno + one line in err. */
 	int (*plan)(struct plan *p, char *err, size_t errlen);
+	/* Optional: once, the targets open, before the first step and any
+	 * I/O: facts read without writing.  0, or -errno + one line in err
+	 * (-EPERM on a writing test: refused, exit 3). */
+	int (*before)(struct bench_ctx *c, char *err, size_t errlen);
 	/* Optional: every completion, in the worker thread; cheap, per-target
 	 * state only (io_state_size bytes each, zeroed by the framework). */
 	worker_io_hook on_io;

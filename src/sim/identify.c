@@ -52,7 +52,7 @@ sim_identify_words(const struct sim_drive_model *m, const char *serial, uint16_t
 	uint64_t s28 = sectors > 0x0fffffff ? 0x0fffffff : sectors;
 	w[60] = (uint16_t)s28;
 	w[61] = (uint16_t)(s28 >> 16);
-	w[69] = (uint16_t)(m->zoned & 3);
+	w[69] = (uint16_t)(m->zoned < 3 ? m->zoned : 0);	/* host-managed is not in word 69 */
 	if (m->trim_deterministic)
 		w[69] |= 1u << 14;
 	if (m->trim_zeroed)

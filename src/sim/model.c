@@ -185,11 +185,11 @@ drive_custom(struct sim_ini *p, const struct sim_key *k, const char *v, char *ms
 		return r;
 	}
 	if (strcmp(k->name, "zoned") == 0) {
-		static const char *const names[] = { "none", "host-aware", "device-managed" };
-		for (unsigned i = 0; i < 3; i++)
+		static const char *const names[] = { "none", "host-aware", "device-managed", "host-managed" };
+		for (unsigned i = 0; i < 4; i++)
 			if (strcasecmp(v, names[i]) == 0)
 				return m->zoned = i, 0;
-		snprintf(msg, ml, "zoned: '%s' is not none, host-aware or device-managed", v);
+		snprintf(msg, ml, "zoned: '%s' is not none, host-aware, device-managed or host-managed", v);
 		return -EINVAL;
 	}
 	/* SATA link speeds: only the three generations exist */

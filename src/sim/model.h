@@ -65,7 +65,7 @@ struct sim_drive_model {
 	uint32_t physical_reported;	/* what word 106 says (old AF drives say 512) */
 	bool sector_sizes_reported;	/* word 106 valid at all */
 	bool trim, trim_deterministic, trim_zeroed;
-	unsigned zoned;			/* word 69 bits 1:0 */
+	unsigned zoned;			/* word 69 bits 1:0; 3 host-managed (sysfs only) */
 	unsigned ncq_depth;		/* 0 = no NCQ */
 	double sata_max_gbps, sata_cur_gbps;
 	/* SMART */

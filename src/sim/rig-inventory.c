@@ -64,7 +64,8 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 	snprintf(d->port, sizeof d->port, "port%u", port);
 	snprintf(d->syspath, sizeof d->syspath, "sim:%s", m->file);
 	DS_SET(d->rotational, m->ssd ? 0 : 1);
-	snprintf(d->zoned, sizeof d->zoned, "none");	/* Linux shows drive-managed as none */
+	/* Linux shows drive-managed as none */
+	snprintf(d->zoned, sizeof d->zoned, "%s", m->zoned == 3 ? "host-managed" : "none");
 	snprintf(d->write_cache, sizeof d->write_cache, "write back");
 	DS_SET(d->min_io, m->physical_reported);
 	DS_SET(d->alignment_offset, m->align_offset);

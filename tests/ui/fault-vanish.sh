@@ -28,6 +28,10 @@ losetup -d "$L0" || ds_fail "losetup -d $L0"
 ds_wait 'errors   [1-9]' "the errors counted"
 ds_alive
 ds_screen | grep -q 'seqread running' || ds_fail "the run did not go on after $N0 vanished"
+# the live per-drive row: the worker's state and reason, not its last rate
+ds_wait "$N0 .*No such device.* stopped" \
+	"$N0 shown stopped with its reason"
+ds_screen | grep -E "^│ +$N0 " | grep -q 'MB/s' && ds_fail "$N0 still shows a rate: $(ds_screen | grep -E "$N0 ")"
 # the other drive still reads: its counter at the daemon keeps rising
 r1() { sed -nE 's/^disk1 .*reads ([0-9]+).*/\1/p' "$FMNT/.ctl"; }
 a=$(r1)
@@ -53,5 +57,5 @@ ds_keys q
 st=$(ds_wait_exit)
 [ "$st" = 130 ] || ds_fail "exit status $st, want 130 (stopped before its end, as run)"
 fault_ours "$L0" && ds_fail "$L0 still attached after the dashboard let go"
-[ -n "$shown" ] || ds_skip "the dashboard does not show why $N0 stopped (the worker's note, e.g. '$N0: stopped after 256 failed I/Os in a row (No such device)', is only in run's text and JSON); all else held"
+[ -n "$shown" ] || ds_fail "the dashboard does not show why $N0 stopped"
 echo "vanish in the dashboard ok: $shown"

@@ -1,0 +1,81 @@
+#!/bin/sh
+# bounds-targets.sh - 64 concurrent targets without lost samples: 48 sim
+# drives (a rig of six 8-port HBAs), 8 direct-io loop devices and 8 zram
+# devices of the test's own read at once by `run seqread --time 3`; every
+# target's series must hold exactly one sample per 100 ms interval of its
+# measured time (none lost, no gaps), each a number.  Then the same 64 in
+# the dashboard for a short run: it reaches the result and exits cleanly.
+. "$(dirname "$0")/lib.sh"
+ds_need_bin
+command -v python3 >/dev/null || ds_skip "needs python3"
+[ "$(id -u)" = 0 ] || ds_skip "needs root (loop, zram)"
+[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
+[ -e /sys/class/zram-control/hot_add ] || ds_skip "no zram-control"
+LOOPS="" ZRAMS=""
+bt_cleanup() {
+	ds_cleanup
+	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	for z in $ZRAMS; do
+		echo 1 >/sys/block/zram$z/reset 2>/dev/null
+		echo "$z" >/sys/class/zram-control/hot_remove 2>/dev/null
+	done
+}
+trap bt_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+{
+	printf '[rig]\nname = bounds64\n'
+	for c in 0 1 2 3 4 5; do
+		printf '[controller]\nhba = LSI9211-8i\nbus = %d\n' $((10 + c))
+		for d in 1 2 3 4 5 6 7 8; do echo "drive = WD40EZRX"; done
+	done
+} >"$FIX/r.rig"
+TG=""
+i=0
+while [ $i -lt 48 ]; do TG="$TG sim:sim$i"; i=$((i + 1)); done
+i=0
+while [ $i -lt 8 ]; do
+	dd if=/dev/urandom of="$FIX/l$i.img" bs=1M count=32 status=none || ds_fail "loop image"
+	l=$(losetup -f --show --direct-io=on "$FIX/l$i.img") || ds_fail "losetup"
+	LOOPS="$LOOPS $l"
+	z=$(cat /sys/class/zram-control/hot_add) || ds_fail "zram hot_add"
+	ZRAMS="$ZRAMS $z"
+	echo 32M >/sys/block/zram$z/disksize || ds_fail "zram disksize"
+	dd if=/dev/urandom of=/dev/zram$z bs=1M count=32 oflag=direct status=none || ds_fail "zram fill"
+	TG="$TG $l /dev/zram$z"
+	i=$((i + 1))
+done
+set -- $TG
+[ $# -eq 64 ] || ds_fail "$# targets, want 64"
+
+ds_run --rig r.rig --no-ata run seqread $TG --bs 64k --time 3 --json "$FIX/o.json" \
+	>"$FIX/out" 2>"$FIX/err" || ds_fail "run: exit $?: $(tail -3 "$FIX/err")"
+python3 - "$FIX/o.json" <<'PY' || ds_fail "lost samples"
+import json, math, sys
+run = json.load(open(sys.argv[1]))["run"]
+res = run["steps"][0]["results"]
+assert len(res) == 64, len(res)
+kinds = {}
+for t in res:
+    s = t["series"]
+    want = math.ceil(t["seconds"] * 1000 / s["interval_ms"] - 1e-6)
+    n = len(s["mbps"])
+    assert s["interval_ms"] == 100, (t["target"], s["interval_ms"])
+    assert n == want and n >= 29, "%s: %d samples over %.3f s, want %d" % (t["target"], n, t["seconds"], want)
+    assert all(v is not None for v in s["mbps"]), (t["target"], s["mbps"])
+    assert t["ios"] > 0 and t["errors"]["count"] == 0, (t["target"], t["ios"], t["errors"])
+    k = "sim" if t["target"].startswith("sim:") else "zram" if "zram" in t["target"] else "loop"
+    kinds[k] = kinds.get(k, 0) + 1
+print("64 targets, every series complete: %s" % ", ".join("%d %s" % (v, k) for k, v in sorted(kinds.items())))
+PY
+
+command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed (headless part passed)"; exit 77; }
+ds_start 160 50 -- "--rig r.rig --no-ata seqread $TG --bs 64k --time 3"
+ds_wait 'seqread running' "the running test"
+ds_wait 'Result: seqread' "the result of 64 targets"
+ds_alive
+ds_keys q
+st=$(ds_wait_exit)
+[ "$st" = 0 ] || ds_fail "dashboard exit $st"
+echo "64 targets in the dashboard ok"
