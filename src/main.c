@@ -571,6 +571,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "triage", cmd_run },	/* headless: `diskscope run triage` */
 };
 
 int

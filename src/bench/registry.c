@@ -17,6 +17,7 @@
 	X(quick)	\
 	X(surface)	\
 	X(align)	\
+	X(triage)	\
 	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;
