@@ -283,8 +283,9 @@ peers(const struct bench_ctx *c, size_t a, size_t b)
 	return c->targets[a].size == c->targets[b].size;
 }
 
-/* Rate of t against the median of its peers' rates (itself left out: with
- * four drives one slow one would pull the median of all four). */
+/* Rate of t against the median of its peer group's rates, itself included
+ * (left out, two bad drives of five would pull the healthy ones' median
+ * down and make them look fast).  *n_peers: the others in the group. */
 static double
 peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 {
@@ -293,12 +294,12 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_targets; j++) {
 		double r = shared ? S->t[j].shared : S->t[j].solo;
-		if (j != t && peers(c, t, j) && isfinite(r) && r > 0)
+		if (peers(c, t, j) && isfinite(r) && r > 0)
 			v[n++] = r;
 	}
-	*n_peers = n;
+	*n_peers = n ? n - 1 : 0;
 	double me = shared ? S->t[t].shared : S->t[t].solo;
-	if (!n || !isfinite(me))
+	if (n < 2 || !isfinite(me))
 		return NAN;
 	qsort(v, n, sizeof(*v), dbl_cmp);
 	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
