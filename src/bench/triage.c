@@ -16,6 +16,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "bench/surface.h"
+#include "bench/triage.h"
 
 #define TRI_PTS_CAP (1u << 16)	/* curve points kept per drive; halved (merged) past that */
 #define TRI_MAX_EXT 64		/* unreadable block ranges kept per drive */
@@ -47,9 +48,10 @@ struct tri_tgt {
 
 struct tri_state {
 	size_t done;
-	size_t n_solo;			/* steps 0..n_solo-1 are solo samples */
+	size_t n_solo;			/* steps 1..n_solo are solo samples (0: SMART before) */
 	bool shared_added;
 	struct tri_tgt t[PLAN_MAX_TARGETS];
+	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
 };
 
 static const char *const modes[] = { "quick", "full", NULL };
@@ -84,6 +86,12 @@ static const struct bench_param bp_fast = {
 	.min = 100, .max = 1000, .def = 107,
 };
 
+static const struct bench_param bp_temp = {
+	.name = "max-temp", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "C",
+	.help = "fail a drive warmer than this (degrees C, SMART)", .bad = "a temperature 20 .. 100",
+	.min = 20, .max = 100, .def = 55,
+};
+
 static int
 triage_plan(struct plan *p, char *err, size_t errlen)
 {
@@ -101,6 +109,13 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	rp.ramp_s = 0;
 	rp.rw_mix = 100;
 	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	/* one block of each drive: after it, the SMART snapshot before */
+	struct run_params one = rp;
+	one.seconds = 0;
+	one.size = one.bs;
+	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
+	if (rc0)
+		return rc0;
 	for (unsigned i = 0; i < p->targets.n; i++) {
 		const char *nm = strrchr(p->targets.v[i], '/');
 		char lab[48];
@@ -236,12 +251,14 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		S->n_solo = c->n_targets;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
+		triage_snapshot(c->plan, c->targets, c->n_targets, S->before);
+		return;
 	}
 	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
 		unsigned t = st->idx[k];
 		const struct target_result *tr = &sr->res[k];
 		double mbps = tr->ios ? tr->mbps : NAN;
-		if (i < S->n_solo) {
+		if (i <= S->n_solo) {
 			S->t[t].solo = mbps;
 			continue;
 		}
@@ -258,7 +275,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		free(io->pt);
 		io->pt = NULL;
 	}
-	if (S->done == S->n_solo && !S->shared_added) {
+	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
 		for (size_t t = 0; t < c->n_targets; t++)
 			io_of(c, (unsigned)t)->phase = TP_SHARED;
@@ -330,8 +347,80 @@ add_reason(char *buf, size_t n, const char *fmt, ...)
 	return 0;
 }
 
+static void
+raise_to(enum verdict_level *lv, enum verdict_level to)
+{
+	if (*lv < to)
+		*lv = to;
+}
+
+/* SMART before and after, and the inventory's checks: evidence, reasons and
+ * the rules (too warm: fail; new reallocated or pending sectors: fail; any
+ * other predictor that grew, a link below capability: warn). */
+static void
+smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *lv, char *why,
+	    size_t wn, struct strlist *ev)
+{
+	const struct tri_snap *b = &S->before[t], *a = &S->after[t];
+	const struct tri_snap *any = a->taken ? a : b;
+	for (size_t k = 0; k < any->checks.n; k++)
+		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
+	if (any->link_low) {
+		raise_to(lv, VL_WARN);
+		add_reason(why, wn, "link below capability");
+	}
+	if (!b->smart || !a->smart) {
+		const char *r = !b->smart ? b->reason : a->reason;
+		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
+		return;
+	}
+	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
+	if (isfinite(temp)) {
+		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
+		if (temp > max_temp) {
+			raise_to(lv, VL_FAIL);
+			add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
+		}
+	} else {
+		strlist_add(ev, "temperature: not reported");
+	}
+	char line[256];
+	size_t o = (size_t)snprintf(line, sizeof(line), "SMART before -> after (raw):");
+	bool grew = false;
+	for (size_t k = 0; k < TRI_SMART_N && o < sizeof(line); k++) {
+		const struct known_u64 *x = &b->attr[k], *y = &a->attr[k];
+		if (!x->known || !y->known)
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %u: %llu->%llu", triage_smart_ids[k],
+				      (unsigned long long)x->v, (unsigned long long)y->v);
+		if (y->v <= x->v)
+			continue;
+		grew = true;
+		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
+		raise_to(lv, sectors ? VL_FAIL : VL_WARN);
+		add_reason(why, wn, "SMART %u grew by %llu during the test%s", triage_smart_ids[k],
+			   (unsigned long long)(y->v - x->v),
+			   triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
+			   triage_smart_ids[k] == 197 ? " (pending sectors)" : "");
+	}
+	strlist_add(ev, line);
+	if (!grew)
+		strlist_add(ev, "SMART delta: none of 5, 187, 188, 196, 197, 198, 199 grew");
+	for (size_t k = 0; k < TRI_SMART_N; k++) {
+		uint8_t id = triage_smart_ids[k];
+		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
+			raise_to(lv, VL_WARN);
+			add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
+				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
+				   "offline uncorrectable");
+		}
+	}
+	if (a->overall[0])
+		strlist_addf(ev, "SMART overall: %s", a->overall);
+}
+
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
-       C_EXT, C_SLOW, C_MAXMS, C_VERDICT, C_REASONS, N_COLS };
+       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, N_COLS };
 
 static const struct result_col cols[N_COLS] = {
 	{ "target", "Drive", COL_STR, "", 0 },
@@ -346,6 +435,7 @@ static const struct result_col cols[N_COLS] = {
 	{ "extents", "Unreadable", COL_INT, "", 0 },
 	{ "slow_ranges", "Slow ranges", COL_INT, "", 0 },
 	{ "max_read_ms", "Slowest read", COL_DBL, "ms", 0 },
+	{ "temp_c", "Temp", COL_DBL, "C", 0 },
 	{ "verdict", "Verdict", COL_STR, "", 0 },
 	{ "reasons", "Reasons", COL_STR, "", 0 },
 };
@@ -360,6 +450,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	double slow_below = plan_param_num(p, "slow-below");
 	double fast_above = plan_param_num(p, "fast-above");
 	double stall_s = plan_param_num(p, "stall");
+	double max_temp = plan_param_num(p, "max-temp");
+	triage_snapshot(p, c->targets, c->n_targets, S->after);
 	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
 	if (!tb)
 		return -ENOMEM;
@@ -443,7 +535,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		}
 		if (!T->n_peers)
 			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
-		strlist_add(&ev, "SMART: not read by triage (see diskscope show / list for the inventory's SMART)");
+		smart_judge(S, t, max_temp, &lv, why, sizeof(why), &ev);
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
 		if (!T->scanned) {
@@ -478,12 +570,18 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 			table_set_int(tb, row, C_SLOW, (int64_t)T->slow_found);
 		}
 		table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
+		const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
+		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
 		table_set_str(tb, row, C_VERDICT, level_word[lv]);
 		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
 	}
 	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s", c->n_targets,
 		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail);
 	bench_verdict_errors(p, r);
+	for (size_t t = 0; t < c->n_targets; t++) {
+		triage_snap_free(&S->before[t]);
+		triage_snap_free(&S->after[t]);
+	}
 	return 0;
 }
 
@@ -498,7 +596,7 @@ const struct bench_test bench_triage = {
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
-						       &bp_stall, &bp_slow, &bp_fast, NULL },
+						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, NULL },
 	.plan = triage_plan,
 	.on_io = triage_on_io,
 	.io_state_size = sizeof(struct tri_io),
