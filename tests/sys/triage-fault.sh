@@ -42,6 +42,10 @@ w = [e for e in v[3]["evidence"] if e.startswith("slow range: LBA ")]
 assert len(w) == 1, v[3]
 a, b = map(int, w[0].split()[3].rstrip(",").split("-"))
 assert abs(a - 409600) <= 2048 and abs(b - 425983) <= 2048, (a, b)   # within a 1 MiB block
+# a loop device has no SMART: said so, no SMART rule applied, no temperature made up
+for x in v:
+    assert any(e.startswith("SMART: not available (") for e in x["evidence"]), x
+assert all(x["temp_c"] is None for x in rows), rows
 s = [x for x in r["verdicts"] if x["kind"] == "summary"]
 assert s[0]["text"].startswith("4 drives: 1 pass, 2 warn, 1 fail: ") and \
     s[0]["text"].endswith("unreadable at LBA 204800-206847"), s
