@@ -581,6 +581,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
 		triage_snap_free(&S->after[t]);
+		free(io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
+		io_of(c, (unsigned)t)->pt = NULL;
 	}
 	return 0;
 }
