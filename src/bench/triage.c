@@ -44,6 +44,8 @@ struct tri_tgt {
 	struct surface_slow slow[TRI_MAX_SLOW];
 	size_t n_slow, slow_found;
 	bool scanned;
+	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
+	char note[192];
 };
 
 struct tri_state {
@@ -266,6 +268,8 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		struct tri_io *io = io_of(c, t);
 		T->shared = mbps;
 		T->scanned = true;
+		T->stopped = tr->stopped_early;
+		snprintf(T->note, sizeof(T->note), "%s", tr->note);
 		if (io->n_pt) {
 			qsort(io->pt, io->n_pt, sizeof(*io->pt), pt_cmp);
 			T->slow_found = surface_find_slow(io->pt, io->n_pt, T->slow, TRI_MAX_SLOW);
@@ -316,7 +320,7 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	}
 	*n_peers = n ? n - 1 : 0;
 	double me = shared ? S->t[t].shared : S->t[t].solo;
-	if (n < 2 || !isfinite(me))
+	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
 	qsort(v, n, sizeof(*v), dbl_cmp);
 	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -451,6 +455,9 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	double fast_above = plan_param_num(p, "fast-above");
 	double stall_s = plan_param_num(p, "stall");
 	double max_temp = plan_param_num(p, "max-temp");
+	if (!S->done)	/* stopped before the first step ended: nothing measured */
+		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
+			S->t[t].solo = S->t[t].shared = NAN;
 	triage_snapshot(p, c->targets, c->n_targets, S->after);
 	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
 	if (!tb)
@@ -538,10 +545,14 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		smart_judge(S, t, max_temp, &lv, why, sizeof(why), &ev);
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
-		if (!T->scanned) {
-			if (lv < VL_WARN)
-				lv = VL_WARN;
-			add_reason(why, sizeof(why), "the read test did not run");
+		if (T->stopped) {
+			lv = VL_FAIL;
+			add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
+		}
+		if (!T->scanned || r->interrupted) {
+			raise_to(&lv, VL_WARN);
+			add_reason(why, sizeof(why), r->interrupted ? "the run was stopped: the read test did not finish"
+				   : "the read test did not run");
 		}
 		cnt[lv]++;
 		struct verdict *v = result_verdict(r, lv, "triage", "%s: %s%s%s", short_name(c, t), level_word[lv],
@@ -575,8 +586,9 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		table_set_str(tb, row, C_VERDICT, level_word[lv]);
 		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
 	}
-	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s", c->n_targets,
-		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail);
+	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
+		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
+		       r->interrupted ? " (stopped before the end)" : "");
 	bench_verdict_errors(p, r);
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
