@@ -21,6 +21,7 @@
 #define TRI_PTS_CAP (1u << 16)	/* curve points kept per drive; halved (merged) past that */
 #define TRI_MAX_EXT 64		/* unreadable block ranges kept per drive */
 #define TRI_MAX_SLOW 8
+#define TRI_SLOW_MS_PER_MB 5.0	/* a slow range costs this much more per MB than its trend */
 #define TRI_ERR_LIMIT (1u << 20)	/* failed blocks in a row before a worker gives up */
 
 enum { TP_SOLO, TP_SHARED };
@@ -274,6 +275,16 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 			qsort(io->pt, io->n_pt, sizeof(*io->pt), pt_cmp);
 			T->slow_found = surface_find_slow(io->pt, io->n_pt, T->slow, TRI_MAX_SLOW);
 			T->n_slow = T->slow_found < TRI_MAX_SLOW ? T->slow_found : TRI_MAX_SLOW;
+			/* one pass and no confirming re-reads (the surface scan has
+			 * them): a range must cost TRI_SLOW_MS_PER_MB more than its
+			 * trend, so a busy machine's hiccup on a RAM-fast device is
+			 * not a slow band */
+			size_t kept = 0;
+			for (size_t w = 0; w < T->n_slow; w++)
+				if (1e3 / T->slow[w].mbps - 1e3 / T->slow[w].trend_mbps >= TRI_SLOW_MS_PER_MB)
+					T->slow[kept++] = T->slow[w];
+			T->slow_found -= T->n_slow - kept;
+			T->n_slow = kept;
 		}
 		io->n_ext = surface_merge(io->ext, io->n_ext);
 		free(io->pt);
