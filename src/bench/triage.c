@@ -60,7 +60,7 @@ struct tri_state {
 static const char *const modes[] = { "quick", "full", NULL };
 static const struct bench_param bp_mode = {
 	.name = "mode", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "quick|full",
-	.help = "quick: --samples blocks evenly spaced (default); full: every block",
+	.help = "quick: --samples blocks evenly spaced; full: every block",
 	.bad = "one of quick, full", .choices = modes, .def = 0,
 };
 static const struct bench_param bp_samples = {
@@ -228,6 +228,15 @@ add_shared(struct bench_ctx *c)
 		for (size_t i = 0; i < c->n_targets; i++)
 			if (c->targets[i].size < min)
 				min = c->targets[i].size;
+		/* over the region when one is given (--region) */
+		if (rp.region_lba && rp.region_lba_end > rp.region_lba_start)
+			for (size_t i = 0; i < c->n_targets; i++) {
+				uint64_t l = c->targets[i].logical ? c->targets[i].logical : 512;
+				uint64_t span = (rp.region_lba_end - rp.region_lba_start) * l;
+				min = span < min ? span : min;
+			}
+		else if (!rp.region_lba)
+			min = (uint64_t)((double)min * (rp.region_end - rp.region_start));
 		uint64_t n = (uint64_t)plan_param_num(p, "samples");
 		uint64_t step = min / n / rp.bs * rp.bs;
 		if (step > rp.bs) {	/* else the drives are too small for N spaced blocks: all of them */
