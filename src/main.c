@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -535,6 +536,15 @@ cmd_run(int argc, char **argv, struct global_opts *g)
 	return run_cli(argc, argv, g);
 }
 
+/* `diskscope triage`: the dashboard in a terminal, headless in a script. */
+static int
+cmd_triage(int argc, char **argv, struct global_opts *g)
+{
+	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+		return tui(g, argc, argv, NULL, 0);
+	return run_cli(argc, argv, g);
+}
+
 static int
 cmd_show(int argc, char **argv, struct global_opts *g)
 {
@@ -581,6 +591,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "show", cmd_show },
 	{ "estimate", cmd_estimate },
+	{ "triage", cmd_triage },
 };
 
 int

@@ -18,6 +18,7 @@
 	X(surface)	\
 	X(align)	\
 	X(filemix)	\
+	X(triage)	\
 	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;

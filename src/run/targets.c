@@ -140,6 +140,22 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 			}
 			continue;
 		}
+		if (!strcmp(s, "all")) {	/* every drive the guard lets us read (triage) */
+			size_t n0 = nv;
+			for (size_t k = 0; have_inv && k < inv.n_drv && nv < PLAN_MAX_TARGETS; k++)
+				if (drive_testable(&inv.drv[k], NULL)) {
+					snprintf(v[nv].path, sizeof(v[nv].path), "%s", inv.drv[k].path);
+					snprintf(v[nv].port, sizeof(v[nv].port), "%s", inv.drv[k].port);
+					nv++;
+				}
+			if (nv == n0) {
+				snprintf(err, errlen, "all: no drive that can be read%s",
+					 have_inv ? " (see diskscope list)" : " (the inventory could not be read)");
+				rc = -ENOENT;
+			}
+			ctrl_seen = -1;
+			continue;
+		}
 		if (nv >= PLAN_MAX_TARGETS) {
 			snprintf(err, errlen, "too many targets (at most %d)", PLAN_MAX_TARGETS);
 			rc = -E2BIG;

@@ -1,0 +1,640 @@
+/* triage.c - bench triage (read-only): every drive at once, one verdict per
+ * drive.  Steps: a solo read sample of each drive, one at a time (its rate
+ * alone), then one read pass over all drives together (quick: --samples
+ * blocks evenly spaced, the default; full: every block), its rate shared.
+ * The shared pass keeps each block's time and failed reads; the surface
+ * test's rules (surface.h) turn them into slow ranges and unreadable
+ * extents.  Peers are drives of the same model (without one, the same
+ * size); a drive under --slow-below % of its peers' median, alone or
+ * together, is named slow.  Verdicts: FAIL on unreadable blocks or a read
+ * stalled past --stall, WARN on a slow range or a slow rate against peers. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/bench.h"
+#include "bench/surface.h"
+#include "bench/triage.h"
+
+#define TRI_PTS_CAP (1u << 16)	/* curve points kept per drive; halved (merged) past that */
+#define TRI_MAX_EXT 64		/* unreadable block ranges kept per drive */
+#define TRI_MAX_SLOW 8
+#define TRI_SLOW_MS_PER_MB 5.0	/* a slow range costs this much more per MB than its trend */
+#define TRI_ERR_LIMIT (1u << 20)	/* failed blocks in a row before a worker gives up */
+
+enum { TP_SOLO, TP_SHARED };
+
+/* Per drive, written by on_io in its worker. */
+struct tri_io {
+	int phase;
+	struct surface_point *pt;
+	size_t n_pt;
+	bool oom;
+	struct surface_extent ext[TRI_MAX_EXT];
+	size_t n_ext, ext_lost;		/* kept; failed blocks that found no room */
+	uint64_t n_err;
+	uint64_t max_lat_ns, max_lat_off;	/* the slowest good or failed read */
+};
+
+struct tri_tgt {
+	double solo, shared;		/* MB/s, NAN unmeasured */
+	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
+	size_t n_peers;
+	struct surface_slow slow[TRI_MAX_SLOW];
+	size_t n_slow, slow_found;
+	bool scanned;
+	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
+	char note[192];
+};
+
+struct tri_state {
+	size_t done;
+	size_t n_solo;			/* steps 1..n_solo are solo samples (0: SMART before) */
+	bool shared_added;
+	struct tri_tgt t[PLAN_MAX_TARGETS];
+	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
+};
+
+static const char *const modes[] = { "quick", "full", NULL };
+static const struct bench_param bp_mode = {
+	.name = "mode", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "quick|full",
+	.help = "quick: --samples blocks evenly spaced; full: every block",
+	.bad = "one of quick, full", .choices = modes, .def = 0,
+};
+static const struct bench_param bp_samples = {
+	.name = "samples", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
+	.help = "quick mode: positions read per drive, 16 .. 100000", .bad = "a count 16 .. 100000",
+	.min = 16, .max = 100000, .def = 1000,
+};
+static const struct bench_param bp_solo = {
+	.name = "solo-time", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
+	.help = "solo read sample per drive, one drive at a time", .bad = "a duration 1s .. 10m",
+	.min = 1, .max = 600, .def = 3,
+};
+static const struct bench_param bp_stall = {
+	.name = "stall", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
+	.help = "fail a drive when one read takes longer", .bad = "a duration 100ms .. 10m",
+	.min = 0.1, .max = 600, .def = 10,
+};
+static const struct bench_param bp_slow = {
+	.name = "slow-below", .kind = BP_PERCENT, .bind = BIND_NONE, .arg = "PCT",
+	.help = "warn when a drive reads below this % of its peers' median", .bad = "a percentage 1 .. 100",
+	.min = 1, .max = 100, .def = 92,
+};
+static const struct bench_param bp_fast = {
+	.name = "fast-above", .kind = BP_PERCENT, .bind = BIND_NONE, .arg = "PCT",
+	.help = "note a drive above this % of its peers' median", .bad = "a percentage 100 .. 1000",
+	.min = 100, .max = 1000, .def = 107,
+};
+
+static const struct bench_param bp_temp = {
+	.name = "max-temp", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "C",
+	.help = "fail a drive warmer than this (degrees C, SMART)", .bad = "a temperature 20 .. 100",
+	.min = 20, .max = 100, .def = 55,
+};
+
+static int
+triage_plan(struct plan *p, char *err, size_t errlen)
+{
+	if (!p->targets.n) {
+		snprintf(err, errlen, "triage: no target given");
+		return -EINVAL;
+	}
+	if (p->targets.n > PLAN_MAX_TARGETS) {
+		snprintf(err, errlen, "triage: too many targets (%zu, at most %d)", p->targets.n, PLAN_MAX_TARGETS);
+		return -E2BIG;
+	}
+	struct run_params rp = p->params;
+	rp.seconds = plan_param_num(p, "solo-time");
+	rp.size = 0;
+	rp.ramp_s = 0;
+	rp.rw_mix = 100;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	/* one block of each drive: after it, the SMART snapshot before */
+	struct run_params one = rp;
+	one.seconds = 0;
+	one.size = one.bs;
+	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
+	if (rc0)
+		return rc0;
+	for (unsigned i = 0; i < p->targets.n; i++) {
+		const char *nm = strrchr(p->targets.v[i], '/');
+		char lab[48];
+		snprintf(lab, sizeof(lab), "solo %s", nm ? nm + 1 : p->targets.v[i]);
+		struct plan_step *st;
+		int rc = plan_add_step_params(p, &i, 1, &rp, lab, &st);
+		if (rc)
+			return rc;
+		st->max_consec_errors = TRI_ERR_LIMIT;
+	}
+	return 0;
+}
+
+/* ---- per I/O ---- */
+
+static int
+pt_cmp(const void *a, const void *b)
+{
+	const struct surface_point *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sort, then merge neighbours two by two: half the points, twice as long. */
+static void
+pts_halve(struct tri_io *s)
+{
+	qsort(s->pt, s->n_pt, sizeof(*s->pt), pt_cmp);
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_pt; i += 2) {
+		struct surface_point v = s->pt[i];
+		if (i + 1 < s->n_pt) {
+			const struct surface_point *w = &s->pt[i + 1];
+			v.len = w->off + w->len - v.off;
+			v.bytes += w->bytes;
+			v.lat_ns += w->lat_ns;
+		}
+		s->pt[n++] = v;
+	}
+	s->n_pt = n;
+}
+
+static void
+ext_add(struct tri_io *s, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < s->n_ext; i++)
+		if (a <= s->ext[i].end && b >= s->ext[i].start) {
+			s->ext[i].start = a < s->ext[i].start ? a : s->ext[i].start;
+			s->ext[i].end = b > s->ext[i].end ? b : s->ext[i].end;
+			return;
+		}
+	if (s->n_ext < TRI_MAX_EXT)
+		s->ext[s->n_ext++] = (struct surface_extent){ a, b, false, false };
+	else
+		s->ext_lost++;
+}
+
+static void
+triage_on_io(void *state, const struct io_done *d)
+{
+	struct tri_io *s = state;
+	if (d->lat_ns > s->max_lat_ns) {
+		s->max_lat_ns = d->lat_ns;
+		s->max_lat_off = d->offset;
+	}
+	if (d->res) {
+		s->n_err++;
+		ext_add(s, d->offset, d->offset + d->len);
+		return;
+	}
+	if (s->phase != TP_SHARED || s->oom)
+		return;
+	if (!s->pt) {
+		s->pt = malloc(TRI_PTS_CAP * sizeof(*s->pt));
+		if (!s->pt) {
+			s->oom = true;
+			return;
+		}
+	}
+	if (s->n_pt == TRI_PTS_CAP)
+		pts_halve(s);
+	s->pt[s->n_pt++] = (struct surface_point){ d->offset, d->len, d->len, d->lat_ns };
+}
+
+/* ---- after each step ---- */
+
+static struct tri_io *
+io_of(struct bench_ctx *c, unsigned t)
+{
+	return (struct tri_io *)c->io_state + t;
+}
+
+/* The shared pass: every drive at once, one pass (quick: a stride over the
+ * smallest drive, so every drive reads the same number of blocks). */
+static void
+add_shared(struct bench_ctx *c)
+{
+	struct plan *p = c->plan;
+	struct tri_state *S = c->state;
+	struct run_params rp = p->params;
+	rp.seconds = 0;
+	rp.ramp_s = 0;
+	rp.size = 0;
+	rp.rw_mix = 100;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	if (!strcmp(plan_param_str(p, "mode"), "quick")) {
+		uint64_t min = UINT64_MAX;
+		for (size_t i = 0; i < c->n_targets; i++)
+			if (c->targets[i].size < min)
+				min = c->targets[i].size;
+		/* over the region when one is given (--region) */
+		if (rp.region_lba && rp.region_lba_end > rp.region_lba_start)
+			for (size_t i = 0; i < c->n_targets; i++) {
+				uint64_t l = c->targets[i].logical ? c->targets[i].logical : 512;
+				uint64_t span = (rp.region_lba_end - rp.region_lba_start) * l;
+				min = span < min ? span : min;
+			}
+		else if (!rp.region_lba)
+			min = (uint64_t)((double)min * (rp.region_end - rp.region_start));
+		uint64_t n = (uint64_t)plan_param_num(p, "samples");
+		uint64_t step = min / n / rp.bs * rp.bs;
+		if (step > rp.bs) {	/* else the drives are too small for N spaced blocks: all of them */
+			snprintf(rp.pattern, sizeof(rp.pattern), "stride");
+			rp.stride = step;
+			rp.size = n * rp.bs;
+		}
+	}
+	struct plan_step *st;
+	if (plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp,
+				 strcmp(rp.pattern, "seq") ? "quick read, all drives" : "full read, all drives",
+				 &st))
+		return;
+	st->max_consec_errors = TRI_ERR_LIMIT;
+	S->shared_added = true;
+}
+
+static void
+triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
+{
+	struct tri_state *S = c->state;
+	size_t i = S->done++;
+	if (i == 0) {
+		S->n_solo = c->n_targets;
+		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
+			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
+		triage_snapshot(c->plan, c->targets, c->n_targets, S->before);
+		return;
+	}
+	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
+		unsigned t = st->idx[k];
+		const struct target_result *tr = &sr->res[k];
+		double mbps = tr->ios ? tr->mbps : NAN;
+		if (i <= S->n_solo) {
+			S->t[t].solo = mbps;
+			continue;
+		}
+		struct tri_tgt *T = &S->t[t];
+		struct tri_io *io = io_of(c, t);
+		T->shared = mbps;
+		T->scanned = true;
+		T->stopped = tr->stopped_early;
+		snprintf(T->note, sizeof(T->note), "%s", tr->note);
+		if (io->n_pt) {
+			qsort(io->pt, io->n_pt, sizeof(*io->pt), pt_cmp);
+			T->slow_found = surface_find_slow(io->pt, io->n_pt, T->slow, TRI_MAX_SLOW);
+			T->n_slow = T->slow_found < TRI_MAX_SLOW ? T->slow_found : TRI_MAX_SLOW;
+			/* one pass and no confirming re-reads (the surface scan has
+			 * them): a range must cost TRI_SLOW_MS_PER_MB more than its
+			 * trend, so a busy machine's hiccup on a RAM-fast device is
+			 * not a slow band */
+			size_t kept = 0;
+			for (size_t w = 0; w < T->n_slow; w++)
+				if (1e3 / T->slow[w].mbps - 1e3 / T->slow[w].trend_mbps >= TRI_SLOW_MS_PER_MB)
+					T->slow[kept++] = T->slow[w];
+			T->slow_found -= T->n_slow - kept;
+			T->n_slow = kept;
+		}
+		io->n_ext = surface_merge(io->ext, io->n_ext);
+		free(io->pt);
+		io->pt = NULL;
+	}
+	if (S->done == S->n_solo + 1 && !S->shared_added) {
+		add_shared(c);
+		for (size_t t = 0; t < c->n_targets; t++)
+			io_of(c, (unsigned)t)->phase = TP_SHARED;
+	}
+}
+
+/* ---- peers, verdicts, the table ---- */
+
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool
+peers(const struct bench_ctx *c, size_t a, size_t b)
+{
+	const struct target_ident *x = &c->plan->ident[a], *y = &c->plan->ident[b];
+	if (x->model[0] || y->model[0])
+		return !strcmp(x->model, y->model);
+	return c->targets[a].size == c->targets[b].size;
+}
+
+/* Rate of t against the median of its peer group's rates, itself included
+ * (left out, two bad drives of five would pull the healthy ones' median
+ * down and make them look fast).  *n_peers: the others in the group. */
+static double
+peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
+{
+	const struct tri_state *S = c->state;
+	double v[PLAN_MAX_TARGETS];
+	size_t n = 0;
+	for (size_t j = 0; j < c->n_targets; j++) {
+		double r = shared ? S->t[j].shared : S->t[j].solo;
+		if (peers(c, t, j) && isfinite(r) && r > 0)
+			v[n++] = r;
+	}
+	*n_peers = n ? n - 1 : 0;
+	double me = shared ? S->t[t].shared : S->t[t].solo;
+	if (n < 2 || !isfinite(me) || me <= 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return 100.0 * me / med;
+}
+
+static const char *
+short_name(const struct bench_ctx *c, size_t t)
+{
+	return c->targets[t].name[0] ? c->targets[t].name : c->plan->targets.v[t];
+}
+
+static int
+add_reason(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int
+add_reason(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t o = strlen(buf);
+	if (o && o + 2 < n) {
+		memcpy(buf + o, "; ", 3);
+		o += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	if (o < n)
+		vsnprintf(buf + o, n - o, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static void
+raise_to(enum verdict_level *lv, enum verdict_level to)
+{
+	if (*lv < to)
+		*lv = to;
+}
+
+/* SMART before and after, and the inventory's checks: evidence, reasons and
+ * the rules (too warm: fail; new reallocated or pending sectors: fail; any
+ * other predictor that grew, a link below capability: warn). */
+static void
+smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *lv, char *why,
+	    size_t wn, struct strlist *ev)
+{
+	const struct tri_snap *b = &S->before[t], *a = &S->after[t];
+	const struct tri_snap *any = a->taken ? a : b;
+	for (size_t k = 0; k < any->checks.n; k++)
+		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
+	if (any->link_low) {
+		raise_to(lv, VL_WARN);
+		add_reason(why, wn, "link below capability");
+	}
+	if (!b->smart || !a->smart) {
+		const char *r = !b->smart ? b->reason : a->reason;
+		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
+		return;
+	}
+	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
+	if (isfinite(temp)) {
+		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
+		if (temp > max_temp) {
+			raise_to(lv, VL_FAIL);
+			add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
+		}
+	} else {
+		strlist_add(ev, "temperature: not reported");
+	}
+	char line[256];
+	size_t o = (size_t)snprintf(line, sizeof(line), "SMART before -> after (raw):");
+	bool grew = false;
+	for (size_t k = 0; k < TRI_SMART_N && o < sizeof(line); k++) {
+		const struct known_u64 *x = &b->attr[k], *y = &a->attr[k];
+		if (!x->known || !y->known)
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %u: %llu->%llu", triage_smart_ids[k],
+				      (unsigned long long)x->v, (unsigned long long)y->v);
+		if (y->v <= x->v)
+			continue;
+		grew = true;
+		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
+		raise_to(lv, sectors ? VL_FAIL : VL_WARN);
+		add_reason(why, wn, "SMART %u grew by %llu during the test%s", triage_smart_ids[k],
+			   (unsigned long long)(y->v - x->v),
+			   triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
+			   triage_smart_ids[k] == 197 ? " (pending sectors)" : "");
+	}
+	strlist_add(ev, line);
+	if (!grew)
+		strlist_add(ev, "SMART delta: none of 5, 187, 188, 196, 197, 198, 199 grew");
+	for (size_t k = 0; k < TRI_SMART_N; k++) {
+		uint8_t id = triage_smart_ids[k];
+		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
+			raise_to(lv, VL_WARN);
+			add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
+				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
+				   "offline uncorrectable");
+		}
+	}
+	if (a->overall[0])
+		strlist_addf(ev, "SMART overall: %s", a->overall);
+}
+
+enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
+       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, N_COLS };
+
+static const struct result_col cols[N_COLS] = {
+	{ "target", "Drive", COL_STR, "", 0 },
+	{ "controller", "Controller", COL_STR, "", 0 },
+	{ "port", "Port", COL_STR, "", 0 },
+	{ "model", "Model", COL_STR, "", 0 },
+	{ "serial", "Serial", COL_STR, "", 0 },
+	{ "solo_mbps", "Solo", COL_DBL, "MB/s", 1 },
+	{ "shared_mbps", "Shared", COL_DBL, "MB/s", 1 },
+	{ "solo_peer_pct", "Solo/peers", COL_DBL, "%", 0 },
+	{ "shared_peer_pct", "Shared/peers", COL_DBL, "%", 0 },
+	{ "extents", "Unreadable", COL_INT, "", 0 },
+	{ "slow_ranges", "Slow ranges", COL_INT, "", 0 },
+	{ "max_read_ms", "Slowest read", COL_DBL, "ms", 0 },
+	{ "temp_c", "Temp", COL_DBL, "C", 0 },
+	{ "verdict", "Verdict", COL_STR, "", 0 },
+	{ "reasons", "Reasons", COL_STR, "", 0 },
+};
+
+static const char *const level_word[] = { "INFO", "PASS", "WARN", "FAIL" };
+
+static int
+triage_finish(struct bench_ctx *c, struct run_result *r)
+{
+	struct tri_state *S = c->state;
+	const struct plan *p = c->plan;
+	double slow_below = plan_param_num(p, "slow-below");
+	double fast_above = plan_param_num(p, "fast-above");
+	double stall_s = plan_param_num(p, "stall");
+	double max_temp = plan_param_num(p, "max-temp");
+	if (!S->done)	/* stopped before the first step ended: nothing measured */
+		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
+			S->t[t].solo = S->t[t].shared = NAN;
+	triage_snapshot(p, c->targets, c->n_targets, S->after);
+	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
+	if (!tb)
+		return -ENOMEM;
+	size_t cnt[4] = { 0 };
+	char first_fail[160] = "";
+	for (size_t t = 0; t < c->n_targets; t++) {
+		struct tri_tgt *T = &S->t[t];
+		struct tri_io *io = io_of(c, (unsigned)t);
+		const struct target_ident *id = &p->ident[t];
+		unsigned lbs = c->targets[t].logical ? c->targets[t].logical : 512;
+		size_t np_solo, np_shared;
+		T->solo_pct = peer_pct(c, t, false, &np_solo);
+		T->shared_pct = peer_pct(c, t, true, &np_shared);
+		T->n_peers = np_solo > np_shared ? np_solo : np_shared;
+		enum verdict_level lv = VL_PASS;
+		char why[256] = "";
+		struct strlist ev = { 0 };
+		char line[200];
+		if (io->n_ext) {
+			lv = VL_FAIL;
+			const struct surface_extent *x = &io->ext[0];
+			add_reason(why, sizeof(why), "unreadable at LBA %llu-%llu (%.3f GB)%s",
+				   (unsigned long long)(x->start / lbs), (unsigned long long)((x->end - 1) / lbs),
+				   (double)x->start / 1e9,
+				   io->n_ext > 1 ? " and more" : "");
+			if (!first_fail[0])
+				snprintf(first_fail, sizeof(first_fail), "%s unreadable at LBA %llu-%llu",
+					 short_name(c, t), (unsigned long long)(x->start / lbs),
+					 (unsigned long long)((x->end - 1) / lbs));
+			for (size_t e = 0; e < io->n_ext; e++) {
+				snprintf(line, sizeof(line), "unreadable: LBA %llu-%llu (%.3f GB), block resolution",
+					 (unsigned long long)(io->ext[e].start / lbs),
+					 (unsigned long long)((io->ext[e].end - 1) / lbs), (double)io->ext[e].start / 1e9);
+				strlist_add(&ev, line);
+			}
+			if (io->ext_lost) {
+				snprintf(line, sizeof(line), "%llu more failed blocks not listed",
+					 (unsigned long long)io->ext_lost);
+				strlist_add(&ev, line);
+			}
+		}
+		if (io->max_lat_ns && (double)io->max_lat_ns / 1e9 > stall_s) {
+			lv = VL_FAIL;
+			add_reason(why, sizeof(why), "a read stalled %.1f s at %.3f GB (limit %.1f s)",
+				   (double)io->max_lat_ns / 1e9, (double)io->max_lat_off / 1e9, stall_s);
+			if (!first_fail[0])
+				snprintf(first_fail, sizeof(first_fail), "%s stalled %.1f s", short_name(c, t),
+					 (double)io->max_lat_ns / 1e9);
+		}
+		for (size_t k = 0; k < T->n_slow; k++) {
+			const struct surface_slow *w = &T->slow[k];
+			if (!k)
+				add_reason(why, sizeof(why), "slow range LBA %llu-%llu (%.3f-%.3f GB) at %.1f MB/s "
+					   "against %.1f around it%s",
+					   (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
+					   (double)w->start / 1e9, (double)w->end / 1e9, w->mbps, w->trend_mbps,
+					   T->slow_found > 1 ? " and more" : "");
+			snprintf(line, sizeof(line), "slow range: LBA %llu-%llu, %.1f MB/s against %.1f",
+				 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
+				 w->mbps, w->trend_mbps);
+			strlist_add(&ev, line);
+		}
+		if (T->n_slow && lv < VL_WARN)
+			lv = VL_WARN;
+		const char *which[2] = { "alone", "together" };
+		double pct[2] = { T->solo_pct, T->shared_pct };
+		double mine[2] = { T->solo, T->shared };
+		for (int k = 0; k < 2; k++) {
+			if (!isfinite(pct[k]))
+				continue;
+			snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median", which[k], mine[k], pct[k]);
+			strlist_add(&ev, line);
+			if (pct[k] < slow_below) {
+				if (lv < VL_WARN)
+					lv = VL_WARN;
+				add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s)", which[k],
+					   pct[k], mine[k]);
+			} else if (pct[k] > fast_above) {
+				add_reason(why, sizeof(why), "FAST %s: %.0f %% of its peers", which[k], pct[k]);
+			}
+		}
+		if (!T->n_peers)
+			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
+		smart_judge(S, t, max_temp, &lv, why, sizeof(why), &ev);
+		if (io->oom)
+			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
+		if (T->stopped) {
+			lv = VL_FAIL;
+			add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
+		}
+		if (!T->scanned || r->interrupted) {
+			raise_to(&lv, VL_WARN);
+			add_reason(why, sizeof(why), r->interrupted ? "the run was stopped: the read test did not finish"
+				   : "the read test did not run");
+		}
+		cnt[lv]++;
+		struct verdict *v = result_verdict(r, lv, "triage", "%s: %s%s%s", short_name(c, t), level_word[lv],
+						   why[0] ? ": " : "", why);
+		for (size_t e = 0; v && e < ev.n; e++)
+			verdict_evidence(v, "%s", ev.v[e]);
+		strlist_free(&ev);
+		if (table_add_row(tb))
+			return -ENOMEM;
+		size_t row = tb->n_rows - 1;
+		table_set_str(tb, row, C_TGT, short_name(c, t));
+		if (id->controller[0])
+			table_set_str(tb, row, C_CTRL, id->controller);
+		if (id->port[0])
+			table_set_str(tb, row, C_PORT, id->port);
+		if (id->model[0])
+			table_set_str(tb, row, C_MODEL, id->model);
+		if (id->serial[0])
+			table_set_str(tb, row, C_SERIAL, id->serial);
+		table_set_dbl(tb, row, C_SOLO, T->solo);
+		table_set_dbl(tb, row, C_SHARED, T->shared);
+		table_set_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
+		table_set_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
+		if (T->scanned) {
+			table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
+			table_set_int(tb, row, C_SLOW, (int64_t)T->slow_found);
+		}
+		table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
+		const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
+		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
+		table_set_str(tb, row, C_VERDICT, level_word[lv]);
+		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
+	}
+	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
+		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
+		       r->interrupted ? " (stopped before the end)" : "");
+	bench_verdict_errors(p, r);
+	for (size_t t = 0; t < c->n_targets; t++) {
+		triage_snap_free(&S->before[t]);
+		triage_snap_free(&S->after[t]);
+		free(io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
+		io_of(c, (unsigned)t)->pt = NULL;
+	}
+	return 0;
+}
+
+const struct bench_test bench_triage = {
+	.name = "triage",
+	.summary = "bench triage: every drive solo then together, peers compared, one verdict each (read-only)",
+	.writes = false,
+	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
+	.defaults = {
+		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
+		.region_start = 0, .region_end = 1,
+		.pattern = "seq", .data = "random", .rw_mix = 100,
+	},
+	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
+						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, NULL },
+	.plan = triage_plan,
+	.on_io = triage_on_io,
+	.io_state_size = sizeof(struct tri_io),
+	.state_size = sizeof(struct tri_state),
+	.on_step = triage_on_step,
+	.finish = triage_finish,
+};
