@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "report/estimate.h"
 #include "bench/surface.h"
 #include "bench/triage.h"
 
@@ -610,6 +611,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
 		       r->interrupted ? " (stopped before the end)" : "");
 	bench_verdict_errors(p, r);
+	estimate_finish(r);	/* the array these drives would make, from their solo rates */
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
 		triage_snap_free(&S->after[t]);

@@ -45,7 +45,14 @@ assert any("unreadable: LBA 781312000-781314047" in e for e in v[4]["evidence"])
 s = [x for x in r["verdicts"] if x["kind"] == "summary"]
 assert len(s) == 1 and s[0]["text"].startswith("5 drives: 3 pass, 1 warn, 1 fail: ") \
     and "unreadable at LBA 781312000-781314047" in s[0]["text"], s
-print("verdicts", got)
+# the array these five would make: every member at the slowest solo rate
+e = {x["name"]: x for x in r["tables"]}["estimate"]
+ek = [c["name"] for c in e["columns"]]
+er = {row[ek.index("layout")]: dict(zip(ek, row)) for row in e["rows"]}
+slow = min(x["solo_mbps"] for x in rows)
+r5 = er["raid5"]["read_mbps"]
+assert er["raid5"]["drives"] == 5 and abs(r5 - 4 * slow) <= 0.01 * 4 * slow + 1, (er["raid5"], slow)
+print("verdicts", got, "raid5 read", r5)
 PY
 
 # shellcheck disable=SC2086
