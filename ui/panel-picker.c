@@ -11,7 +11,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "internal.h"
-#include "run/cli.h"
+#include "cli/options.h"
 
 #define KEY_ESC 27
 
