@@ -137,6 +137,9 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 		plan_free(&plan);
 		return rc;
 	}
+	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
+	 * for the virtual clock, so a run ends at once and repeats exactly. */
+	plan.topts.sim_speed = c->g->sim_speed;
 	rc = plan_resolve_targets(&plan, &c->g->inv, err, errlen);
 	if (!rc)
 		rc = plan_build(&plan, err, errlen);
@@ -256,9 +259,6 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 			plan_free(&c.pending);
 		return rc;
 	}
-	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
-	 * for the virtual clock, so a run ends at once and repeats exactly. */
-	sim_set_clock(g->sim_speed == 0, g->sim_speed > 0 ? g->sim_speed : 1);
 	rc = ui_main(&inv, &be, &uo);
 	/* The last run decides, as it would headless: problems found 1,
 	 * stopped before its end 130. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "sim/sim.h"
 #include "util/util.h"
 
 struct gopt {
@@ -194,6 +195,7 @@ globals_extract(int argc, char **argv, struct global_opts *g)
 	argv[out] = NULL;
 	g->inv.sim_models = g->sim_models;
 	g->inv.n_sim_models = g->n_sim_models;
+	g->inv.extra_drives = sim_inventory_source;	/* the inventory does not know sim */
 	return out;
 }
 

@@ -84,7 +84,6 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	struct runner *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	sim_set_seed(p->params.seed);	/* --seed drives the sim drives' noise too */
 	r->plan = *p;
 	memset(&r->plan.user_targets, 0, sizeof(struct strlist));
 	memset(&r->plan.targets, 0, sizeof(struct strlist));
@@ -143,6 +142,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
 	struct target_opts topts = p->topts;
+	topts.sim_seed = p->params.seed;	/* --seed drives the sim drives' noise too */
 	topts.defer_fill = true;	/* filled by runner_main, off the caller's thread */
 	for (size_t i = 0; i < r->n_t; i++) {
 		char e[256] = "";
@@ -577,7 +577,7 @@ idle_before(struct runner *r, const struct plan_step *st)
 	bool wall = false;
 	for (unsigned k = 0; k < st->n; k++) {
 		struct target *t = &r->t[st->idx[k]];
-		if (t->kind == TGT_SIM && sim_clock_is_virtual())
+		if (t->kind == TGT_SIM && !(t->sim_speed > 0))
 			sim_target_idle(t, st->pause_s);
 		else
 			wall = true;
