@@ -43,7 +43,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 DEPS_OK  := $(B)/.deps-ok
 Q := $(if $(V),,@)
 
-.PHONY: all run check deps install uninstall clean lint-core man-lint asan bench
+.PHONY: all run check deps install uninstall clean lint-core lint-layers man-lint asan bench
 all: $(B)/diskscope
 
 deps: $(DEPS_OK)
@@ -59,6 +59,11 @@ lint-core:
 
 # src/ compiles without -Iui: the core cannot include a dashboard header.
 $(MAIN_OBJ) $(UI_OBJ): CFLAGS_ALL += -Iui
+
+# Folders include each other one way only (DESIGN.md "Layers"): the allowed
+# arrows are a table in tools/lint-layers.sh.
+lint-layers:
+	@sh tools/lint-layers.sh
 
 $(B)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -89,7 +94,7 @@ $(B)/libdiskscope-ui.a: $(UI_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(B)/diskscope: $(MAIN_OBJ) $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core
+$(B)/diskscope: $(MAIN_OBJ) $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core lint-layers
 	@$(if $(V),,echo '  LINK    $@')
 	$(Q)$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS_UI) $(LIBS_CORE)
 
@@ -115,7 +120,7 @@ run: $(B)/diskscope
 
 # Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
 # tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
-check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core
+check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core lint-layers
 	@sh tests/run.sh $(UNIT_BIN) $(filter-out %/lib-qemu.sh tests/%/lib.sh,$(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh)))
 
 bench: $(B)/diskscope $(BENCH_BIN)
