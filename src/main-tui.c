@@ -17,7 +17,6 @@
 #include "report/run.h"
 #include "report/writer.h"
 #include "run/runner.h"
-#include "sim/sim.h"
 #include "main-tui.h"
 #include "ui.h"
 #include "util/util.h"

@@ -7,7 +7,6 @@
 #include "cli/cli.h"
 #include "bench/bench.h"
 #include "main-tui.h"
-#include "sim/sim.h"
 #include "theme.h"
 #include "util/util.h"
 
@@ -48,16 +47,8 @@ main(int argc, char **argv)
 	argc = globals_extract(argc, argv, &g);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (g.n_sim_models || g.rig) {	/* sim:MODEL targets need them without --demo too */
-		char err[512] = "";
-		int rc = g.n_sim_models ? sim_load_models(g.sim_models, g.n_sim_models, err, sizeof err) : 0;
-		if (!rc && g.rig)
-			rc = sim_use_rig(g.rig, err, sizeof err);
-		if (rc) {
-			fprintf(stderr, "diskscope: %s\n", err[0] ? err : strerror(-rc));
-			return EXIT_USAGE;
-		}
-	}
+	if (globals_load_sim(&g))
+		return EXIT_USAGE;
 	if (argc >= 2 && (strcmp(argv[1], "--check-model") == 0 || strcmp(argv[1], "--check-theme") == 0)) {
 		char err[512] = "";
 		bool model = strcmp(argv[1], "--check-model") == 0;
@@ -65,7 +56,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "usage: diskscope %s FILE\n", argv[1]);
 			return EXIT_USAGE;
 		}
-		int rc = model ? sim_check_file(argv[2], err, sizeof err)
+		int rc = model ? globals_check_model(argv[2], err, sizeof err)
 			       : theme_check_file(argv[2], err, sizeof err);
 		if (rc) {
 			fprintf(stderr, "%s\n", err[0] ? err : strerror(-rc));

@@ -31,19 +31,25 @@ struct global_opts {
 	struct blob_arg blobs[32];	/* backing store for inv.blobs */
 };
 
-/* Take the global options out of argv (in place), set in g.  Returns the
- * remaining argc, or -1 with one line on stderr. */
+/* globals.c: take the global options out of argv wherever they stand
+ * (before `--` only), set in g; the rest is compacted in place.  Returns the
+ * new argc, or -1 with one line on stderr. */
 int globals_extract(int argc, char **argv, struct global_opts *g);
-/* The global options part of the usage text. */
+/* Load the --sim-model files and the --rig (sim:MODEL targets need them
+ * without --demo too).  0, or -errno with one line on stderr. */
+int globals_load_sim(const struct global_opts *g);
+/* --check-model FILE: 0, or -EINVAL with "file:line: message" in err. */
+int globals_check_model(const char *file, char *err, size_t errlen);
+/* The whole usage text: the commands, then the global options' table. */
 void globals_usage(FILE *f);
 
-/* `diskscope list [--json] [--strict]`: an exit code. */
+/* list.c: `diskscope list [--json] [--strict]`: an exit code. */
 int cli_list(int argc, char **argv, struct global_opts *g);
 /* Scan the inventory as the global options say; 0, or EXIT_USAGE with one
  * line on stderr (inv freed). */
 int cli_scan(struct inventory *inv, const struct global_opts *g);
 
-/* argv[0] is "run" (the command word) or the test name itself; then TEST
+/* run.c: argv[0] is "run" (the command word) or the test name itself; then TEST
  * TARGET... [options].  Returns an exit code (enum ds_exit): 0, 1 problems
  * found, 2 usage, 3 refused by the guard, 130/143 interrupted. */
 int run_cli(int argc, char **argv, const struct global_opts *g);

@@ -199,3 +199,21 @@ globals_extract(int argc, char **argv, struct global_opts *g)
 	return out;
 }
 
+
+int
+globals_load_sim(const struct global_opts *g)
+{
+	char err[512] = "";
+	int rc = g->n_sim_models ? sim_load_models(g->sim_models, g->n_sim_models, err, sizeof err) : 0;
+	if (!rc && g->rig)
+		rc = sim_use_rig(g->rig, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "diskscope: %s\n", err[0] ? err : strerror(-rc));
+	return rc;
+}
+
+int
+globals_check_model(const char *file, char *err, size_t errlen)
+{
+	return sim_check_file(file, err, errlen);
+}

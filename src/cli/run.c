@@ -14,6 +14,7 @@
 #include "report/writer.h"
 #include "util/util.h"
 
+/* Errors, a failed link check, a target that measured nothing: exit 1. */
 bool
 run_has_problems(const struct run_result *r)
 {
@@ -31,7 +32,6 @@ run_has_problems(const struct run_result *r)
 				return true;
 	return r->n_steps == 0 || r->failed;
 }
-
 
 int
 run_cli(int argc, char **argv, const struct global_opts *g)
