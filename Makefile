@@ -20,14 +20,17 @@ WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
 SAN     ?=
-CFLAGS_ALL = $(CSTD) $(OPT) $(SAN) $(WARN) -pthread -Isrc -Iui -I$(B) \
+CFLAGS_ALL = $(CSTD) $(OPT) $(SAN) $(WARN) -pthread -Isrc -I$(B) \
              -DDS_VERSION='"$(VERSION)"' -DDS_DATADIR='"$(DATADIR)"' \
              $(shell pkg-config --cflags $(CORE_PKGS) $(UI_PKGS))
 LIBS_CORE = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread
 LIBS_UI   = $(shell pkg-config --libs $(UI_PKGS))
 LIBS_TEST = $(shell pkg-config --libs $(TEST_PKGS))
 
-CORE_SRC := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
+# main.c and main-tui.c are the bridge: only they (and ui/) see ui/ headers.
+MAIN_SRC := src/main.c src/main-tui.c
+MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
+CORE_SRC := $(filter-out $(MAIN_SRC),$(shell find src -name '*.c' | sort))
 UI_SRC   := $(sort $(wildcard ui/*.c))
 EMBED_IN := $(sort $(wildcard src/sim/models/*.drive src/sim/models/*.hba src/sim/models/*.rig \
               src/inventory/*.csv themes/*.theme))
@@ -40,7 +43,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 DEPS_OK  := $(B)/.deps-ok
 Q := $(if $(V),,@)
 
-.PHONY: all run check deps install uninstall clean lint-core man-lint asan bench
+.PHONY: all run check deps install uninstall clean lint-core lint-layers man-lint asan bench
 all: $(B)/diskscope
 
 deps: $(DEPS_OK)
@@ -53,6 +56,14 @@ $(DEPS_OK): tools/deps.sh
 lint-core:
 	@if grep -rnE '#[[:space:]]*include[[:space:]]*[<"](n)?curses(w)?[/.]' src; then \
 	  echo "error: curses included under src/ (only ui/ may use curses)"; exit 1; fi
+
+# src/ compiles without -Iui: the core cannot include a dashboard header.
+$(MAIN_OBJ) $(UI_OBJ): CFLAGS_ALL += -Iui
+
+# Folders include each other one way only (DESIGN.md "Layers"): the allowed
+# arrows are a table in tools/lint-layers.sh.
+lint-layers:
+	@sh tools/lint-layers.sh
 
 $(B)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -83,14 +94,14 @@ $(B)/libdiskscope-ui.a: $(UI_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(B)/diskscope: $(B)/src/main.o $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core
+$(B)/diskscope: $(MAIN_OBJ) $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-core lint-layers
 	@$(if $(V),,echo '  LINK    $@')
 	$(Q)$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS_UI) $(LIBS_CORE)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  TEST    $@')
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -Iui -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -109,7 +120,7 @@ run: $(B)/diskscope
 
 # Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
 # tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
-check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core
+check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core lint-layers
 	@sh tests/run.sh $(UNIT_BIN) $(filter-out %/lib-qemu.sh tests/%/lib.sh,$(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh)))
 
 bench: $(B)/diskscope $(BENCH_BIN)
@@ -148,7 +159,7 @@ fuzz: fuzz-build
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  FUZZ    $@')
-	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_UI) $(LIBS_CORE)
+	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Iui -Itests/fuzz -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_UI) $(LIBS_CORE)
 
 man-lint:
 	mandoc -Tlint -W warning man/diskscope.1 man/diskscope-theme.5

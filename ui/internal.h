@@ -36,6 +36,33 @@ struct inv_row {
 enum { PK_TESTS, PK_PARAMS, PK_TARGETS, PK_START, PK_NFOCUS };
 #define PK_NPARAMS 6
 
+/* Per-panel state: each panel keeps its own fields here, grouped, so one
+ * panel's state reads as its own (u->pk.test, u->tree.sel). */
+struct inv_tree_state {
+	char filter[96];
+	struct inv_row *row;
+	size_t n_row, row_cap;
+	int sel, top;			/* the selected drive/controller row, the first shown */
+};
+struct details_state {
+	int top;			/* scroll */
+};
+struct picker_state {
+	int focus, test, param, target, top;
+	int val[PK_NPARAMS];		/* index into each parameter's choices */
+	char typed[PK_NPARAMS][32];	/* a typed value ("" = the preset) */
+	bool edit;			/* typing into the field param (u->input) */
+	bool *drive;			/* per inventory drive */
+	int ctrl;			/* whole controller chosen, -1 none */
+	int confirm_step;		/* confirmation: device names typed so far */
+};
+struct results_state {
+	int top;			/* scroll */
+};
+struct autoscale_state {		/* a plot panel's y axis */
+	struct autoscale scale;
+};
+
 struct ui {
 	struct inventory *inv;
 	const struct ui_backend *be;
@@ -61,20 +88,10 @@ struct ui {
 	/* text input (filter, confirmation) */
 	char input[96];
 	size_t input_len;
-	/* inventory tree */
-	char filter[96];
-	struct inv_row *row;
-	size_t n_row, row_cap;
-	int sel, top;
-	int det_top;
-	/* picker */
-	int pk_focus, pk_test, pk_param, pk_target, pk_top;
-	int pk_val[PK_NPARAMS];		/* index into each parameter's choices */
-	char pk_typed[PK_NPARAMS][32];	/* a typed value ("" = the preset) */
-	bool pk_edit;			/* typing into the field pk_param (u->input) */
-	bool *pk_drive;			/* per inventory drive */
-	int pk_ctrl;			/* whole controller chosen, -1 none */
-	int confirm_step;		/* confirmation: device names typed so far */
+	/* each panel's own state (the panel's file owns it) */
+	struct inv_tree_state tree;	/* panel-inventory.c */
+	struct details_state det;	/* panel-details.c */
+	struct picker_state pk;		/* panel-picker.c */
 	char run_pattern[16];		/* the started run's --pattern (seq, rand...) */
 	/* running / results */
 	bool have_snap;
@@ -82,8 +99,8 @@ struct ui {
 	bool snap_ui_owned;		/* built by us from a result: free our way */
 	const struct run_result *res[2];
 	size_t n_res;
-	int res_top;
-	struct autoscale tp_scale, bar_scale, sat_scale;
+	struct results_state results;	/* panel-results.c */
+	struct autoscale_state tp, scaling, sat;	/* throughput, scaling, saturation */
 };
 
 /* loop.c: the dashboard without the terminal set-up (the frame bench and

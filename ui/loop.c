@@ -171,7 +171,7 @@ poll_backend(struct ui *u)
 		if (r) {
 			u->res[0] = r;
 			u->n_res = 1;
-			u->res_top = 0;
+			u->results.top = 0;
 			set_view(u, VIEW_RESULT);
 			ui_notice(u, EL_OK, "%s %s: e exports JSON and CSV", r->test,
 				  u->snap.state == RUN_STOPPED ? "stopped" : "finished");
@@ -252,13 +252,13 @@ filter_key(struct ui *u, int ch)
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (u->input_len)
 			u->input[--u->input_len] = 0;
-	} else if (ch >= 32 && ch < 127 && u->input_len + 1 < sizeof(u->filter)) {
+	} else if (ch >= 32 && ch < 127 && u->input_len + 1 < sizeof(u->tree.filter)) {
 		u->input[u->input_len++] = (char)ch;
 		u->input[u->input_len] = 0;
 	} else {
 		return UI_HANDLED;
 	}
-	snprintf(u->filter, sizeof(u->filter), "%s", u->input);
+	snprintf(u->tree.filter, sizeof(u->tree.filter), "%s", u->input);
 	inventory_rows_build(u);
 	return UI_HANDLED | UI_REDRAW;
 }
@@ -312,7 +312,7 @@ handle_key(struct ui *u, int ch)
 	case OV_NONE:
 		break;
 	}
-	if (u->view == VIEW_PICKER && u->pk_edit)	/* every key is text then */
+	if (u->view == VIEW_PICKER && u->pk.edit)	/* every key is text then */
 		return picker_edit_key(u, ch) | UI_REDRAW;
 	enum action a = keys_lookup(ch, u->view);
 
@@ -345,7 +345,7 @@ handle_key(struct ui *u, int ch)
 		set_view(u, VIEW_PICKER);
 		return UI_RELAYOUT | UI_REDRAW;
 	case ACT_FILTER:
-		snprintf(u->input, sizeof(u->input), "%s", u->filter);
+		snprintf(u->input, sizeof(u->input), "%s", u->tree.filter);
 		u->input_len = strlen(u->input);
 		u->ov = OV_FILTER;
 		return UI_REDRAW;
@@ -360,7 +360,7 @@ handle_key(struct ui *u, int ch)
 		return UI_REDRAW;
 	case ACT_BACK:
 		if (u->view == VIEW_HOME) {
-			u->filter[0] = 0;
+			u->tree.filter[0] = 0;
 			inventory_rows_build(u);
 		} else if (!(u->view == VIEW_RESULT && u->o && u->o->n_show && !u->inv)) {
 			set_view(u, VIEW_HOME);
@@ -407,8 +407,8 @@ ui_destroy(struct ui *u)
 	if (!u)
 		return;
 	ui_snapshot_release(u);
-	free(u->row);
-	free(u->pk_drive);
+	free(u->tree.row);
+	free(u->pk.drive);
 	free(u);
 }
 
@@ -441,11 +441,11 @@ ui_create(struct inventory *inv, const struct ui_backend *be, const struct ui_op
 		snprintf(u->host, sizeof(u->host), "%s", un.nodename);
 		snprintf(u->kernel, sizeof(u->kernel), "%s %s", un.sysname, un.release);
 	}
-	autoscale_init(&u->tp_scale, 10, 30);
-	autoscale_init(&u->bar_scale, 10, 30);
-	autoscale_init(&u->sat_scale, 10, 30);
-	u->pk_drive = calloc(inv && inv->n_drv ? inv->n_drv : 1, sizeof(bool));
-	u->pk_ctrl = -1;
+	autoscale_init(&u->tp.scale, 10, 30);
+	autoscale_init(&u->scaling.scale, 10, 30);
+	autoscale_init(&u->sat.scale, 10, 30);
+	u->pk.drive = calloc(inv && inv->n_drv ? inv->n_drv : 1, sizeof(bool));
+	u->pk.ctrl = -1;
 	inventory_rows_build(u);
 	set_view(u, VIEW_HOME);
 	return u;

@@ -275,8 +275,8 @@ panel_details_draw(struct ui *u, const struct rect *r)
 	draw_box(u, r, "Details", focus);
 	l.n = 0;
 	wrap_cols = r->w - 3;
-	if (u->n_row && u->sel < (int)u->n_row) {
-		const struct inv_row *row = &u->row[u->sel];
+	if (u->tree.n_row && u->tree.sel < (int)u->tree.n_row) {
+		const struct inv_row *row = &u->tree.row[u->tree.sel];
 
 		if (row->drive >= 0)
 			drive_lines(u, &u->inv->drv[row->drive], &l);
@@ -286,17 +286,17 @@ panel_details_draw(struct ui *u, const struct rect *r)
 			add(&l, EL_DIM, "drives whose controller could not be found");
 	}
 	if (u->inv)
-		for (size_t i = 0; i < u->inv->notes.n && u->sel == 0; i++)
+		for (size_t i = 0; i < u->inv->notes.n && u->tree.sel == 0; i++)
 			add(&l, EL_DIM, "note: %s", u->inv->notes.v[i]);
 	int ih = r->h - 2;
 
-	if (u->det_top > (int)l.n - ih)
-		u->det_top = (int)l.n - ih;
-	if (u->det_top < 0)
-		u->det_top = 0;
-	for (int i = 0; i < ih && u->det_top + i < (int)l.n; i++)
-		draw_text(r->y + 1 + i, r->x + 2, r->w - 3, attr_of((enum theme_el)l.el[u->det_top + i]),
-			  l.s[u->det_top + i]);
+	if (u->det.top > (int)l.n - ih)
+		u->det.top = (int)l.n - ih;
+	if (u->det.top < 0)
+		u->det.top = 0;
+	for (int i = 0; i < ih && u->det.top + i < (int)l.n; i++)
+		draw_text(r->y + 1 + i, r->x + 2, r->w - 3, attr_of((enum theme_el)l.el[u->det.top + i]),
+			  l.s[u->det.top + i]);
 }
 
 int
@@ -306,27 +306,27 @@ panel_details_key(struct ui *u, enum action a, int ch)
 
 	switch (a) {
 	case ACT_UP:
-		u->det_top--;
+		u->det.top--;
 		break;
 	case ACT_DOWN:
-		u->det_top++;
+		u->det.top++;
 		break;
 	case ACT_PGUP:
-		u->det_top -= page;
+		u->det.top -= page;
 		break;
 	case ACT_PGDN:
-		u->det_top += page;
+		u->det.top += page;
 		break;
 	case ACT_HOME:
-		u->det_top = 0;
+		u->det.top = 0;
 		break;
 	case ACT_END:
-		u->det_top = 1 << 20;
+		u->det.top = 1 << 20;
 		break;
 	default:
 		return 0;
 	}
-	if (u->det_top < 0)
-		u->det_top = 0;
+	if (u->det.top < 0)
+		u->det.top = 0;
 	return UI_HANDLED | UI_REDRAW;
 }

@@ -30,25 +30,25 @@ ctrl_matches(const struct controller *c, const char *f)
 static void
 add_row(struct ui *u, int c, int d)
 {
-	if (u->n_row == u->row_cap) {
-		size_t cap = u->row_cap ? u->row_cap * 2 : 32;
-		struct inv_row *n = realloc(u->row, cap * sizeof(*n));
+	if (u->tree.n_row == u->tree.row_cap) {
+		size_t cap = u->tree.row_cap ? u->tree.row_cap * 2 : 32;
+		struct inv_row *n = realloc(u->tree.row, cap * sizeof(*n));
 
 		if (!n)
 			return;
-		u->row = n;
-		u->row_cap = cap;
+		u->tree.row = n;
+		u->tree.row_cap = cap;
 	}
-	u->row[u->n_row++] = (struct inv_row){ c, d };
+	u->tree.row[u->tree.n_row++] = (struct inv_row){ c, d };
 }
 
 void
 inventory_rows_build(struct ui *u)
 {
 	const struct inventory *inv = u->inv;
-	const char *f = u->filter;
+	const char *f = u->tree.filter;
 
-	u->n_row = 0;
+	u->tree.n_row = 0;
 	if (!inv)
 		return;
 	/* Controllers in order, then the drives without one. */
@@ -68,14 +68,14 @@ inventory_rows_build(struct ui *u)
 			if (inv->drv[d].controller == c && (cm || drive_matches(&inv->drv[d], f)))
 				add_row(u, c, (int)d);
 	}
-	if (u->sel >= (int)u->n_row)
-		u->sel = u->n_row ? (int)u->n_row - 1 : 0;
+	if (u->tree.sel >= (int)u->tree.n_row)
+		u->tree.sel = u->tree.n_row ? (int)u->tree.n_row - 1 : 0;
 	/* A filter puts the selection on the first thing it found, never on
 	 * the "other drives" heading (which is no controller to test). */
 	if (*f)
-		for (size_t i = 0; i < u->n_row; i++)
-			if (u->row[i].ctrl >= 0 || u->row[i].drive >= 0) {
-				u->sel = (int)i;
+		for (size_t i = 0; i < u->tree.n_row; i++)
+			if (u->tree.row[i].ctrl >= 0 || u->tree.row[i].drive >= 0) {
+				u->tree.sel = (int)i;
 				break;
 			}
 }
@@ -331,8 +331,8 @@ panel_inventory_draw(struct ui *u, const struct rect *r)
 	int ih = r->h - 2;
 	bool focus = u->focus == AR_INVENTORY;
 
-	if (u->filter[0])
-		snprintf(title, sizeof(title), "Inventory [/%s]", u->filter);
+	if (u->tree.filter[0])
+		snprintf(title, sizeof(title), "Inventory [/%s]", u->tree.filter);
 	else
 		snprintf(title, sizeof(title), "Inventory");
 	draw_box(u, r, title, focus);
@@ -340,20 +340,20 @@ panel_inventory_draw(struct ui *u, const struct rect *r)
 		draw_text(r->y + 1, r->x + 2, r->w - 4, attr_of(EL_DIM), "no drives found");
 		return;
 	}
-	if (!u->n_row) {
+	if (!u->tree.n_row) {
 		draw_text(r->y + 1, r->x + 2, r->w - 4, attr_of(EL_DIM), "nothing matches the filter");
 		return;
 	}
-	if (u->sel < u->top)
-		u->top = u->sel;
-	if (u->sel >= u->top + ih)
-		u->top = u->sel - ih + 1;
-	if (u->top < 0)
-		u->top = 0;
-	for (int i = 0; i < ih && u->top + i < (int)u->n_row; i++) {
-		const struct inv_row *row = &u->row[u->top + i];
+	if (u->tree.sel < u->tree.top)
+		u->tree.top = u->tree.sel;
+	if (u->tree.sel >= u->tree.top + ih)
+		u->tree.top = u->tree.sel - ih + 1;
+	if (u->tree.top < 0)
+		u->tree.top = 0;
+	for (int i = 0; i < ih && u->tree.top + i < (int)u->tree.n_row; i++) {
+		const struct inv_row *row = &u->tree.row[u->tree.top + i];
 		int y = r->y + 1 + i;
-		bool sel = u->top + i == u->sel;
+		bool sel = u->tree.top + i == u->tree.sel;
 
 		if (row->drive >= 0)
 			draw_drive_row(u, &u->inv->drv[row->drive], y, r->x + 1, r->w - 2, sel);
@@ -366,9 +366,9 @@ panel_inventory_draw(struct ui *u, const struct rect *r)
 				  "other drives (no controller found)");
 		}
 	}
-	if ((int)u->n_row > ih)
+	if ((int)u->tree.n_row > ih)
 		draw_textf(r->y + r->h - 1, r->x + r->w - 12, 10, attr_of(EL_DIM), " %d/%zu ",
-			   u->sel + 1, u->n_row);
+			   u->tree.sel + 1, u->tree.n_row);
 }
 
 static int
@@ -376,12 +376,12 @@ move_sel(struct ui *u, int to)
 {
 	if (to < 0)
 		to = 0;
-	if (to >= (int)u->n_row)
-		to = (int)u->n_row - 1;
+	if (to >= (int)u->tree.n_row)
+		to = (int)u->tree.n_row - 1;
 	if (to < 0)
 		to = 0;
-	u->sel = to;
-	u->det_top = 0;
+	u->tree.sel = to;
+	u->det.top = 0;
 	return UI_HANDLED | UI_REDRAW;
 }
 
@@ -392,17 +392,17 @@ panel_inventory_key(struct ui *u, enum action a, int ch)
 
 	switch (a) {
 	case ACT_UP:
-		return move_sel(u, u->sel - 1);
+		return move_sel(u, u->tree.sel - 1);
 	case ACT_DOWN:
-		return move_sel(u, u->sel + 1);
+		return move_sel(u, u->tree.sel + 1);
 	case ACT_PGUP:
-		return move_sel(u, u->sel - page);
+		return move_sel(u, u->tree.sel - page);
 	case ACT_PGDN:
-		return move_sel(u, u->sel + page);
+		return move_sel(u, u->tree.sel + page);
 	case ACT_HOME:
 		return move_sel(u, 0);
 	case ACT_END:
-		return move_sel(u, (int)u->n_row - 1);
+		return move_sel(u, (int)u->tree.n_row - 1);
 	case ACT_ENTER:
 		/* Enter on a drive or controller: test it. */
 		if (!u->be || !u->be->n_tests)
@@ -419,9 +419,9 @@ panel_inventory_key(struct ui *u, enum action a, int ch)
 int
 panel_inventory_click(struct ui *u, const struct rect *r, int x, int y)
 {
-	int i = u->top + (y - r->y - 1);
+	int i = u->tree.top + (y - r->y - 1);
 
-	if (y > r->y && y < r->y + r->h - 1 && i < (int)u->n_row)
+	if (y > r->y && y < r->y + r->h - 1 && i < (int)u->tree.n_row)
 		move_sel(u, i);
 	return UI_HANDLED | UI_REDRAW;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "internal.h"
-#include "run/cli.h"
+#include "cli/options.h"
 
 #define KEY_ESC 27
 
@@ -51,7 +51,7 @@ static const struct param_def params[PK_NPARAMS] = {
 static const char *
 param_value(const struct ui *u, int i)
 {
-	return u->pk_typed[i][0] ? u->pk_typed[i] : params[i].cli[u->pk_val[i]];
+	return u->pk.typed[i][0] ? u->pk.typed[i] : params[i].cli[u->pk.val[i]];
 }
 
 /* Target rows: controllers and their drives, unfiltered. */
@@ -86,8 +86,8 @@ select_ctrl(struct ui *u, int c, bool on)
 {
 	for (size_t d = 0; d < u->inv->n_drv; d++)
 		if (u->inv->drv[d].controller == c)
-			u->pk_drive[d] = on && drive_testable(&u->inv->drv[d], NULL);
-	u->pk_ctrl = on && c >= 0 ? c : -1;
+			u->pk.drive[d] = on && drive_testable(&u->inv->drv[d], NULL);
+	u->pk.ctrl = on && c >= 0 ? c : -1;
 }
 
 /* The form's choice nearest to v (by ratio: sizes and depths are powers). */
@@ -113,21 +113,21 @@ nearest(const struct param_def *d, double v)
 static void
 load_defaults(struct ui *u)
 {
-	if (!u->be || u->pk_test < 0 || u->pk_test >= (int)u->be->n_tests)
+	if (!u->be || u->pk.test < 0 || u->pk.test >= (int)u->be->n_tests)
 		return;
-	const struct run_params *d = &u->be->tests[u->pk_test].defaults;
+	const struct run_params *d = &u->be->tests[u->pk.test].defaults;
 
 	for (int i = 0; i < PK_NPARAMS; i++) {
-		u->pk_val[i] = params[i].def;
-		u->pk_typed[i][0] = 0;
+		u->pk.val[i] = params[i].def;
+		u->pk.typed[i][0] = 0;
 	}
 	if (d->bs)
-		u->pk_val[0] = nearest(&params[0], d->bs);
+		u->pk.val[0] = nearest(&params[0], d->bs);
 	if (d->qd)
-		u->pk_val[1] = nearest(&params[1], d->qd);
+		u->pk.val[1] = nearest(&params[1], d->qd);
 	if (d->seconds > 0)
-		u->pk_val[2] = nearest(&params[2], d->seconds);
-	u->pk_val[4] = strcmp(d->pattern, "rand") == 0 || strcmp(d->pattern, "random") == 0;
+		u->pk.val[2] = nearest(&params[2], d->seconds);
+	u->pk.val[4] = strcmp(d->pattern, "rand") == 0 || strcmp(d->pattern, "random") == 0;
 }
 
 void
@@ -139,22 +139,22 @@ picker_open(struct ui *u)
 		load_defaults(u);
 		once = true;
 	}
-	u->pk_focus = PK_TESTS;
-	u->pk_edit = false;
+	u->pk.focus = PK_TESTS;
+	u->pk.edit = false;
 	u->msg[0] = 0;
-	if (!u->inv || !u->n_row || u->sel >= (int)u->n_row)
+	if (!u->inv || !u->tree.n_row || u->tree.sel >= (int)u->tree.n_row)
 		return;
 	/* Start from what is selected on the home screen. */
-	const struct inv_row *r = &u->row[u->sel];
+	const struct inv_row *r = &u->tree.row[u->tree.sel];
 
-	memset(u->pk_drive, 0, u->inv->n_drv * sizeof(bool));
-	u->pk_ctrl = -1;
+	memset(u->pk.drive, 0, u->inv->n_drv * sizeof(bool));
+	u->pk.ctrl = -1;
 	const char *why;
 
 	if (r->drive >= 0 && !drive_testable(&u->inv->drv[r->drive], &why))
 		ui_notice(u, EL_WARN, "%s %s: not pre-selected", u->inv->drv[r->drive].name, why);
 	else if (r->drive >= 0)
-		u->pk_drive[r->drive] = true;
+		u->pk.drive[r->drive] = true;
 	else if (r->ctrl >= 0)
 		select_ctrl(u, r->ctrl, true);	/* never the loose drives as a group */
 	struct inv_row rows[256];
@@ -162,7 +162,7 @@ picker_open(struct ui *u)
 
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].ctrl == r->ctrl && rows[i].drive == r->drive)
-			u->pk_target = (int)i;
+			u->pk.target = (int)i;
 }
 
 /* A scratch plan of the chosen test: its parameter table checks the
@@ -170,7 +170,7 @@ picker_open(struct ui *u)
 static void
 scratch_plan(const struct ui *u, struct plan *sc)
 {
-	plan_init(sc, bench_find(u->be->tests[u->pk_test].name));
+	plan_init(sc, bench_find(u->be->tests[u->pk.test].name));
 }
 
 static void
@@ -197,9 +197,9 @@ started(struct ui *u)
 	u->view = VIEW_LIVE;
 	u->focus = AR_THROUGHPUT;
 	u->n_res = 0;
-	autoscale_init(&u->tp_scale, 10, 30);
-	autoscale_init(&u->bar_scale, 10, 30);
-	autoscale_init(&u->sat_scale, 10, 30);
+	autoscale_init(&u->tp.scale, 10, 30);
+	autoscale_init(&u->scaling.scale, 10, 30);
+	autoscale_init(&u->sat.scale, 10, 30);
 	ui_snapshot_release(u);
 	/* A first snapshot now, so the layout knows the test at once. */
 	if (u->be->snapshot) {
@@ -212,23 +212,23 @@ started(struct ui *u)
 static int
 do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 {
-	const struct ui_test_info *t = &u->be->tests[u->pk_test];
+	const struct ui_test_info *t = &u->be->tests[u->pk.test];
 	const char *targets[256];
 	size_t n = 0;
 	struct run_params p;
 	char err[256] = "", spec[32];
-	bool whole = u->pk_ctrl >= 0;
+	bool whole = u->pk.ctrl >= 0;
 
 	for (size_t d = 0; d < u->inv->n_drv; d++) {
-		if (u->pk_drive[d] != (u->inv->drv[d].controller == u->pk_ctrl))
+		if (u->pk.drive[d] != (u->inv->drv[d].controller == u->pk.ctrl))
 			whole = false;
 	}
 	if (whole) {
-		snprintf(spec, sizeof(spec), "ctrl:%d", u->pk_ctrl);
+		snprintf(spec, sizeof(spec), "ctrl:%d", u->pk.ctrl);
 		targets[n++] = spec;
 	} else {
 		for (size_t d = 0; d < u->inv->n_drv && n < 256; d++)
-			if (u->pk_drive[d])
+			if (u->pk.drive[d])
 				targets[n++] = u->inv->drv[d].path[0] ? u->inv->drv[d].path : u->inv->drv[d].name;
 	}
 	if (!n) {
@@ -260,7 +260,7 @@ real_targets(const struct ui *u, int *v, size_t max)
 	size_t n = 0;
 
 	for (size_t d = 0; d < u->inv->n_drv; d++)
-		if (u->pk_drive[d] && u->inv->drv[d].transport != TR_SIM) {
+		if (u->pk.drive[d] && u->inv->drv[d].transport != TR_SIM) {
 			if (n < max)
 				v[n] = (int)d;
 			n++;
@@ -275,7 +275,7 @@ try_start(struct ui *u)
 {
 	if (!u->be || !u->be->start || !u->be->n_tests)
 		return UI_HANDLED;
-	const struct ui_test_info *t = &u->be->tests[u->pk_test];
+	const struct ui_test_info *t = &u->be->tests[u->pk.test];
 
 	if (t->writes) {
 		int v[CONFIRM_MAX];
@@ -287,7 +287,7 @@ try_start(struct ui *u)
 			return UI_HANDLED | UI_REDRAW;
 		}
 		if (n) {	/* one confirmation, every name typed */
-			u->confirm_step = 0;
+			u->pk.confirm_step = 0;
 			u->input[0] = 0;
 			u->input_len = 0;
 			u->ov = OV_CONFIRM;
@@ -308,7 +308,7 @@ picker_start_from_opts(struct ui *u)
 		return -ENOTSUP;
 	for (size_t i = 0; i < u->be->n_tests; i++)
 		if (strcmp(u->be->tests[i].name, o->start_test) == 0)
-			u->pk_test = (int)i;
+			u->pk.test = (int)i;
 	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s",
 		 o->start_params ? o->start_params->pattern : "");
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
@@ -334,7 +334,7 @@ picker_confirm_key(struct ui *u, int ch)
 		return UI_HANDLED;
 	}
 	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		size_t k = (size_t)u->confirm_step < n ? (size_t)u->confirm_step : n - 1;
+		size_t k = (size_t)u->pk.confirm_step < n ? (size_t)u->pk.confirm_step : n - 1;
 		const struct drive *d = &u->inv->drv[v[k]];
 
 		if (strcmp(u->input, d->name) != 0 && strcmp(u->input, d->path) != 0) {
@@ -344,7 +344,7 @@ picker_confirm_key(struct ui *u, int ch)
 		u->input[0] = 0;
 		u->input_len = 0;
 		if (++k < n) {
-			u->confirm_step = (int)k;
+			u->pk.confirm_step = (int)k;
 			return UI_HANDLED;
 		}
 		const struct drive *conf[CONFIRM_MAX];
@@ -396,7 +396,7 @@ picker_confirm_draw(struct ui *u)
 
 	if (n == 0 || n > CONFIRM_MAX)
 		return;
-	size_t k = (size_t)u->confirm_step < n ? (size_t)u->confirm_step : n - 1;
+	size_t k = (size_t)u->pk.confirm_step < n ? (size_t)u->pk.confirm_step : n - 1;
 	int w = u->cols - 8 < 76 ? u->cols - 8 : 76;
 	int fit = (u->rows - 8) / 2 < (int)n ? (u->rows - 8) / 2 : (int)n;
 	if (fit < 1)
@@ -427,12 +427,12 @@ picker_confirm_draw(struct ui *u)
 static void
 draw_tests(struct ui *u, int y, int x, int w, int h)
 {
-	bool f = u->pk_focus == PK_TESTS;
+	bool f = u->pk.focus == PK_TESTS;
 
 	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Test");
 	for (size_t i = 0; i < u->be->n_tests && (int)i < h - 1; i++) {
 		const struct ui_test_info *t = &u->be->tests[i];
-		bool sel = (int)i == u->pk_test;
+		bool sel = (int)i == u->pk.test;
 		int a = sel ? attr_of(f ? EL_SELECTED : EL_MARK) : attr_of(EL_TEXT);
 
 		if (sel && f)
@@ -448,20 +448,20 @@ draw_tests(struct ui *u, int y, int x, int w, int h)
 static void
 draw_params(struct ui *u, int y, int x, int w)
 {
-	bool f = u->pk_focus == PK_PARAMS;
+	bool f = u->pk.focus == PK_PARAMS;
 
 	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE), "Parameters (Left/Right, Enter: type)");
 	for (int i = 0; i < PK_NPARAMS; i++, y++) {
-		bool sel = f && i == u->pk_param;
+		bool sel = f && i == u->pk.param;
 
 		draw_textf(y, x, 16, attr_of(EL_TEXT), "  %s", params[i].label);
-		if (sel && u->pk_edit)
+		if (sel && u->pk.edit)
 			draw_textf(y, x + 16, w - 16, attr_of(EL_INPUT), " [%s_] %s", u->input, params[i].example);
-		else if (u->pk_typed[i][0])
-			draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " [%s] ", u->pk_typed[i]);
+		else if (u->pk.typed[i][0])
+			draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " [%s] ", u->pk.typed[i]);
 		else
 			draw_textf(y, x + 16, w - 16, attr_of(sel ? EL_SELECTED : EL_INPUT), " < %s > ",
-				   params[i].names[u->pk_val[i]]);
+				   params[i].names[u->pk.val[i]]);
 	}
 }
 
@@ -469,24 +469,24 @@ draw_params(struct ui *u, int y, int x, int w)
 static void
 edit_begin(struct ui *u, int ch)
 {
-	u->pk_edit = true;
+	u->pk.edit = true;
 	u->input_len = 0;
 	u->input[0] = 0;
 	if (ch > 32 && ch < 127) {
 		u->input[u->input_len++] = (char)ch;
 		u->input[u->input_len] = 0;
 	}
-	ui_notice(u, EL_OK, "%s: type e.g. %s; Enter sets, Esc keeps it", params[u->pk_param].label,
-		  params[u->pk_param].example);
+	ui_notice(u, EL_OK, "%s: type e.g. %s; Enter sets, Esc keeps it", params[u->pk.param].label,
+		  params[u->pk.param].example);
 }
 
 int
 picker_edit_key(struct ui *u, int ch)
 {
-	const struct param_def *d = &params[u->pk_param];
+	const struct param_def *d = &params[u->pk.param];
 
 	if (ch == KEY_ESC) {
-		u->pk_edit = false;
+		u->pk.edit = false;
 		u->msg[0] = 0;
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		struct plan sc;
@@ -494,25 +494,25 @@ picker_edit_key(struct ui *u, int ch)
 		int rc;
 
 		if (!u->input_len) {	/* nothing typed: back to the presets */
-			u->pk_typed[u->pk_param][0] = 0;
-			u->pk_edit = false;
+			u->pk.typed[u->pk.param][0] = 0;
+			u->pk.edit = false;
 			u->msg[0] = 0;
 			return UI_HANDLED;
 		}
 		scratch_plan(u, &sc);
 		rc = plan_set_option(&sc, d->opt, u->input, err, sizeof(err));
 		plan_free(&sc);
-		if (rc < 0 || strlen(u->input) >= sizeof(u->pk_typed[0])) {
+		if (rc < 0 || strlen(u->input) >= sizeof(u->pk.typed[0])) {
 			ui_notice(u, EL_FAIL, "%s", err[0] ? err : "too long");
 			return UI_HANDLED;	/* stay: fix it or Esc */
 		}
-		snprintf(u->pk_typed[u->pk_param], sizeof(u->pk_typed[0]), "%.*s", (int)sizeof(u->pk_typed[0]) - 1, u->input);
-		u->pk_edit = false;
+		snprintf(u->pk.typed[u->pk.param], sizeof(u->pk.typed[0]), "%.*s", (int)sizeof(u->pk.typed[0]) - 1, u->input);
+		u->pk.edit = false;
 		ui_notice(u, EL_OK, "%s %s", d->label, u->input);
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (u->input_len)
 			u->input[--u->input_len] = 0;
-	} else if (ch >= 32 && ch < 127 && u->input_len + 2 < sizeof(u->pk_typed[0])) {
+	} else if (ch >= 32 && ch < 127 && u->input_len + 2 < sizeof(u->pk.typed[0])) {
 		u->input[u->input_len++] = (char)ch;
 		u->input[u->input_len] = 0;
 	}
@@ -524,20 +524,20 @@ draw_targets(struct ui *u, int y, int x, int w, int h)
 {
 	struct inv_row rows[256];
 	size_t n = target_rows(u, rows, 256);
-	bool f = u->pk_focus == PK_TARGETS;
+	bool f = u->pk.focus == PK_TARGETS;
 
 	draw_text(y++, x, w, attr_of(f ? EL_FOCUS : EL_TITLE),
 		  "Targets (Space: drive or whole controller, c: controller)");
 	h--;
-	if (u->pk_target >= (int)n)
-		u->pk_target = n ? (int)n - 1 : 0;
-	if (u->pk_target < u->pk_top)
-		u->pk_top = u->pk_target;
-	if (u->pk_target >= u->pk_top + h)
-		u->pk_top = u->pk_target - h + 1;
-	for (int i = 0; i < h && u->pk_top + i < (int)n; i++) {
-		const struct inv_row *r = &rows[u->pk_top + i];
-		bool sel = f && u->pk_top + i == u->pk_target;
+	if (u->pk.target >= (int)n)
+		u->pk.target = n ? (int)n - 1 : 0;
+	if (u->pk.target < u->pk.top)
+		u->pk.top = u->pk.target;
+	if (u->pk.target >= u->pk.top + h)
+		u->pk.top = u->pk.target - h + 1;
+	for (int i = 0; i < h && u->pk.top + i < (int)n; i++) {
+		const struct inv_row *r = &rows[u->pk.top + i];
+		bool sel = f && u->pk.top + i == u->pk.target;
 		int a = attr_of(sel ? EL_SELECTED : EL_TEXT);
 
 		if (sel)
@@ -547,8 +547,8 @@ draw_targets(struct ui *u, int y, int x, int w, int h)
 
 			for (size_t d = 0; d < u->inv->n_drv; d++)
 				if (u->inv->drv[d].controller == r->ctrl) {
-					all &= u->pk_drive[d];
-					any |= u->pk_drive[d];
+					all &= u->pk.drive[d];
+					any |= u->pk.drive[d];
 				}
 			char nm[160];
 
@@ -560,7 +560,7 @@ draw_targets(struct ui *u, int y, int x, int w, int h)
 
 			if (d->capacity_bytes.known)
 				fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
-			draw_textf(y, x, w, a, "    %s %-8s %-28.28s %9s%s", sym_check(u, u->pk_drive[r->drive]),
+			draw_textf(y, x, w, a, "    %s %-8s %-28.28s %9s%s", sym_check(u, u->pk.drive[r->drive]),
 				   d->name, d->model, cap, d->transport == TR_SIM ? "  sim" : "");
 		}
 		y++;
@@ -595,7 +595,7 @@ panel_picker_draw(struct ui *u, const struct rect *r)
 	if (left >= 2)
 		draw_targets(u, y, x, w, left);
 	int by = r->y + r->h - 2;
-	bool f = u->pk_focus == PK_START;
+	bool f = u->pk.focus == PK_START;
 
 	draw_text(by, x, 20, attr_of(f ? EL_SELECTED : EL_KEY), "[ Start (Enter) ]");
 	draw_text(by, x + 19, w - 19, attr_of(EL_DIM), " Tab: next section   Esc: back");
@@ -609,32 +609,32 @@ targets_key(struct ui *u, enum action a, int ch)
 
 	if (!n)
 		return UI_HANDLED;
-	const struct inv_row *r = &rows[u->pk_target < (int)n ? u->pk_target : 0];
+	const struct inv_row *r = &rows[u->pk.target < (int)n ? u->pk.target : 0];
 
 	switch (a) {
 	case ACT_UP:
-		if (u->pk_target > 0)
-			u->pk_target--;
+		if (u->pk.target > 0)
+			u->pk.target--;
 		break;
 	case ACT_DOWN:
-		if (u->pk_target + 1 < (int)n)
-			u->pk_target++;
+		if (u->pk.target + 1 < (int)n)
+			u->pk.target++;
 		break;
 	case ACT_SPACE:
 		if (r->drive >= 0) {
 			const struct drive *dv = &u->inv->drv[r->drive];
 			const char *why;
 
-			if (!u->pk_drive[r->drive] && !drive_testable(dv, &why)) {
+			if (!u->pk.drive[r->drive] && !drive_testable(dv, &why)) {
 				ui_notice(u, EL_WARN, "%s %s%s", dv->name, why,
 					  dv->access == ACC_OK || dv->access == ACC_UNCHECKED ?
 					  ": reads only, the guard refuses writes" : ": a test cannot use it");
 				if (dv->access == ACC_DENIED || dv->access == ACC_GONE)
 					break;
 			}
-			u->pk_drive[r->drive] = !u->pk_drive[r->drive];
-			if (!u->pk_drive[r->drive] || u->pk_ctrl != r->ctrl)
-				u->pk_ctrl = -1;
+			u->pk.drive[r->drive] = !u->pk.drive[r->drive];
+			if (!u->pk.drive[r->drive] || u->pk.ctrl != r->ctrl)
+				u->pk.ctrl = -1;
 		} else if (r->ctrl < 0) {
 			ui_notice(u, EL_WARN, "these drives share no controller: choose them one by one");
 		} else {
@@ -642,7 +642,7 @@ targets_key(struct ui *u, enum action a, int ch)
 
 			for (size_t d = 0; d < u->inv->n_drv; d++)
 				if (u->inv->drv[d].controller == r->ctrl)
-					all &= u->pk_drive[d];
+					all &= u->pk.drive[d];
 			select_ctrl(u, r->ctrl, !all);
 		}
 		break;
@@ -651,7 +651,7 @@ targets_key(struct ui *u, enum action a, int ch)
 			ui_notice(u, EL_WARN, "these drives share no controller: choose them one by one");
 			break;
 		}
-		memset(u->pk_drive, 0, u->inv->n_drv * sizeof(bool));
+		memset(u->pk.drive, 0, u->inv->n_drv * sizeof(bool));
 		select_ctrl(u, r->ctrl, true);
 		break;
 	case ACT_ENTER:
@@ -668,43 +668,43 @@ panel_picker_key(struct ui *u, enum action a, int ch)
 	if (!u->be || !u->be->n_tests)
 		return 0;
 	if (a == ACT_TAB || a == ACT_BTAB) {
-		u->pk_focus = (u->pk_focus + (a == ACT_TAB ? 1 : PK_NFOCUS - 1)) % PK_NFOCUS;
+		u->pk.focus = (u->pk.focus + (a == ACT_TAB ? 1 : PK_NFOCUS - 1)) % PK_NFOCUS;
 		return UI_HANDLED | UI_REDRAW;
 	}
-	switch (u->pk_focus) {
+	switch (u->pk.focus) {
 	case PK_TESTS:
-		if (a == ACT_UP && u->pk_test > 0) {
-			u->pk_test--;
+		if (a == ACT_UP && u->pk.test > 0) {
+			u->pk.test--;
 			load_defaults(u);
-		} else if (a == ACT_DOWN && u->pk_test + 1 < (int)u->be->n_tests) {
-			u->pk_test++;
+		} else if (a == ACT_DOWN && u->pk.test + 1 < (int)u->be->n_tests) {
+			u->pk.test++;
 			load_defaults(u);
 		} else if (a == ACT_HOME || a == ACT_END) {
-			u->pk_test = a == ACT_HOME ? 0 : (int)u->be->n_tests - 1;
+			u->pk.test = a == ACT_HOME ? 0 : (int)u->be->n_tests - 1;
 			load_defaults(u);
 		} else if (a == ACT_ENTER) {
 			/* start at once when targets are chosen; else show where */
 			for (size_t d = 0; u->inv && d < u->inv->n_drv; d++)
-				if (u->pk_drive[d])
+				if (u->pk.drive[d])
 					return try_start(u);
-			u->pk_focus = PK_TARGETS;
+			u->pk.focus = PK_TARGETS;
 			ui_notice(u, EL_WARN, "choose a target: Space, then Enter starts");
 		} else
 			return 0;
 		return UI_HANDLED | UI_REDRAW;
 	case PK_PARAMS: {
-		int *v = &u->pk_val[u->pk_param];
+		int *v = &u->pk.val[u->pk.param];
 
-		if (a == ACT_UP && u->pk_param > 0)
-			u->pk_param--;
-		else if (a == ACT_DOWN && u->pk_param + 1 < PK_NPARAMS)
-			u->pk_param++;
+		if (a == ACT_UP && u->pk.param > 0)
+			u->pk.param--;
+		else if (a == ACT_DOWN && u->pk.param + 1 < PK_NPARAMS)
+			u->pk.param++;
 		else if (a == ACT_LEFT || a == ACT_RIGHT || a == ACT_SPACE) {
-			int n = params[u->pk_param].n;
+			int n = params[u->pk.param].n;
 
-			if (!u->pk_typed[u->pk_param][0])	/* from a typed value: its preset */
+			if (!u->pk.typed[u->pk.param][0])	/* from a typed value: its preset */
 				*v = (*v + (a == ACT_LEFT ? n - 1 : 1)) % n;
-			u->pk_typed[u->pk_param][0] = 0;
+			u->pk.typed[u->pk.param][0] = 0;
 		} else if (a == ACT_ENTER)
 			edit_begin(u, 0);
 		else if (a == ACT_NONE && ((ch >= '0' && ch <= '9') || ch == '.'))
@@ -730,9 +730,9 @@ panel_picker_click(struct ui *u, const struct rect *r, int x, int y)
 	int i = y - (r->y + 2);
 
 	if (u->be && i >= 0 && i < (int)u->be->n_tests && x < r->x + r->w * 55 / 100) {
-		u->pk_test = i;
+		u->pk.test = i;
 		load_defaults(u);
-		u->pk_focus = PK_TESTS;
+		u->pk.focus = PK_TESTS;
 	} else if (y == r->y + r->h - 2 && x < r->x + 22) {
 		return try_start(u);
 	}

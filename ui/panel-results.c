@@ -16,7 +16,7 @@ draw_tables(struct ui *u, const struct rect *r, const struct run_result *res, in
 	int x = r->x + 2, w = r->w - 4, ih = r->h - 2, line = *linep;
 
 #define OUT(el, ...) do { \
-		int _row = line++ - u->res_top; \
+		int _row = line++ - u->results.top; \
 		if (_row >= 0 && _row < ih) \
 			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
 	} while (0)
@@ -64,9 +64,9 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		draw_text(r->y + 1, x, w, attr_of(EL_DIM), "no result");
 		return;
 	}
-	/* Lines are counted from the top of the content; res_top scrolls. */
+	/* Lines are counted from the top of the content; results.top scrolls. */
 #define OUT(el, ...) do { \
-		int _row = line++ - u->res_top; \
+		int _row = line++ - u->results.top; \
 		if (_row >= 0 && _row < ih) \
 			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
 	} while (0)
@@ -215,14 +215,14 @@ panel_results_key(struct ui *u, enum action a, int ch)
 
 	switch (a) {
 	case ACT_UP:
-		if (u->res_top > 0)
-			u->res_top--;
+		if (u->results.top > 0)
+			u->results.top--;
 		return UI_HANDLED | UI_REDRAW;
 	case ACT_DOWN:
-		u->res_top++;
+		u->results.top++;
 		return UI_HANDLED | UI_REDRAW;
 	case ACT_HOME:
-		u->res_top = 0;
+		u->results.top = 0;
 		return UI_HANDLED | UI_REDRAW;
 	case ACT_EXPORT: {
 		if (!u->be || !u->be->export_result || (u->o && u->o->n_show)) {

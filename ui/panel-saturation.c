@@ -47,7 +47,7 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 
 	if (ceil_drawn)
 		vmax = fmax(vmax, s->ceiling_mbps);
-	double top = autoscale_update(&u->sat_scale, vmax * 1.05);
+	double top = autoscale_update(&u->sat.scale, vmax * 1.05);
 	int lw = 6, cw = r->w - 2 - lw, ch = r->h - 4;
 
 	if (cw < 6 || ch < 2 || canvas_init(&c, u->gl, cw, ch) < 0)

@@ -53,7 +53,7 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 
 	for (size_t i = 0; i < s->n_targets; i++)
 		vmax = fmax(vmax, s->t[i].mbps);
-	double top = autoscale_update(&u->bar_scale, vmax);
+	double top = autoscale_update(&u->scaling.scale, vmax);
 	int iw = r->w - 4;
 	/* name | bar | rate | spark | share */
 	int nw = 6, rw = 10, shw = 6;

@@ -210,7 +210,7 @@ draw_result_curve(struct ui *u, const struct rect *r, const struct run_result *r
 	for (int x = 0; x < pw; x++)
 		if (isfinite(v[x]))
 			vmax = fmax(vmax, v[x]);
-	double top = autoscale_update(&u->tp_scale, vmax);
+	double top = autoscale_update(&u->tp.scale, vmax);
 
 	for (int x = 0; x < pw; x++) {
 		int h = isfinite(v[x]) ? (int)lround(v[x] / top * ph) : 0;
@@ -312,7 +312,7 @@ panel_throughput_draw(struct ui *u, const struct rect *r)
 		vmax = fmax(vmax, fmax(rd[i], wr[i]));
 	}
 	bool both = anyr && anyw;
-	double top = autoscale_update(&u->tp_scale, vmax);
+	double top = autoscale_update(&u->tp.scale, vmax);
 	/* Both directions: the axis sits in the middle, reads grow up from it
 	 * and writes down; otherwise the whole height is one direction. */
 	int axis = both ? ph / 2 : ph;

@@ -202,7 +202,8 @@ align_plan(struct plan *p, char *err, size_t errlen)
 	uint64_t min_size = UINT64_MAX;
 	for (size_t i = 0; i < p->targets.n; i++) {
 		struct target t;
-		struct target_opts o = { .write = false, .defer_fill = true, .file_size = 1u << 20 };
+		struct target_opts o = { .write = false, .defer_fill = true, .file_size = 1u << 20,
+					.sim_seed = p->params.seed };
 		char e[256] = "";
 		int rc = target_open(&t, p->targets.v[i], &o, e, sizeof(e));
 		if (rc) {

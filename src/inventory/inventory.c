@@ -13,7 +13,6 @@
 #include "inventory/smr.h"
 #include "inventory/sysfs.h"
 #include "inventory/topology.h"
-#include "sim/sim.h"
 
 static const char *const transport_names[] = {
 	[TR_UNKNOWN] = "unknown", [TR_SATA] = "sata", [TR_SAS] = "sas",
@@ -293,9 +292,8 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 	 * own controller links and IDENTIFY facts, so they come before the SMR
 	 * assessment below. */
 	if (o->demo) {
-		char err[256] = "";
-		rc = sim_inventory_add(inv, o->demo_rig, o->sim_models, o->n_sim_models,
-				       err, sizeof err);
+		char err[256] = "no simulated drive source";
+		rc = o->extra_drives ? o->extra_drives(inv, o, err, sizeof err) : -ENOSYS;
 		if (rc < 0) {
 			snprintf(inv->error, sizeof inv->error, "%s", err[0] ? err : strerror(-rc));
 			return rc;

@@ -189,6 +189,16 @@ struct blob_arg {			/* --ata-blob NAME=FILE */
 	char file[256];
 };
 
+struct inventory;
+struct inventory_opts;
+/* A source of drives beyond the hardware (the simulated rig).  The inventory
+ * owns this interface so that it never depends on sim: whoever builds the
+ * options (cli/globals.c) points it at sim_inventory_source.  Called when
+ * opts.demo is set, after the ATA scan, before the SMR assessment.  0 or
+ * -errno with one line in err. */
+typedef int (*inventory_source_fn)(struct inventory *inv, const struct inventory_opts *o,
+				   char *err, size_t errlen);
+
 struct inventory_opts {
 	const char *sysfs_root;		/* default "/sys" */
 	const char *dev_root;		/* default "/dev" */
@@ -204,6 +214,7 @@ struct inventory_opts {
 	const char *demo_rig;		/* rig file, NULL = built-in seed-bench.rig */
 	const char *const *sim_models;	/* --sim-model files */
 	size_t n_sim_models;
+	inventory_source_fn extra_drives;	/* the rig's drives for demo (above) */
 	const char *pci_ids;		/* pci.ids file, NULL = libpci default (pci_scan_ids) */
 };
 

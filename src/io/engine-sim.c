@@ -63,8 +63,8 @@ sim_init(struct engine *e, void **bufs, unsigned n_bufs, size_t buf_len)
 		return -ENOMEM;
 	}
 	s->d = t->sim;
-	s->virtual_time = sim_clock_is_virtual();
-	s->speed = sim_clock_speed();
+	s->virtual_time = !(t->sim_speed > 0);	/* the plan's clock (target_opts) */
+	s->speed = s->virtual_time ? 1 : t->sim_speed;
 	s->d->virtual_time = s->virtual_time;
 	s->d->active_snap = 0;	/* counted again at this engine's first I/O */
 	s->vbase = s->last_clock = s->d->vnow;

@@ -278,7 +278,7 @@ int
 target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
 	    size_t errlen)
 {
-	static const struct target_opts none;
+	static const struct target_opts none = { .sim_seed = SIM_DEFAULT_SEED };
 	char path[PATH_MAX];
 	struct stat st;
 	int rc;
@@ -296,7 +296,7 @@ target_open(struct target *t, const char *spec, const struct target_opts *o, cha
 	}
 	strtrimcpy(t->spec, sizeof t->spec, spec);
 	if (strncmp(spec, "sim:", 4) == 0)
-		return sim_target_open(t, spec, err, errlen);
+		return sim_target_open(t, spec, o, err, errlen);
 	/* "sdb" means /dev/sdb when that is a block device. */
 	if (!strchr(spec, '/') && pathf(path, sizeof path, "/dev/%s", spec) == 0 &&
 	    stat(path, &st) == 0 && S_ISBLK(st.st_mode))

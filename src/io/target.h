@@ -23,6 +23,11 @@ struct target_opts {
 	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
 	bool fill;			/* fill a scratch file even when the test writes (it reads too) */
 	bool buffered_ok;		/* no O_DIRECT: open buffered anyway (the test flushes and drops) */
+	/* sim drives: their clock, 0 = virtual (headless: a run ends at once and
+	 * repeats exactly), else real time x sim_speed (the dashboard); and the
+	 * seed of their rate noise (the plan's --seed; NULL opts: 42) */
+	double sim_speed;
+	uint64_t sim_seed;
 };
 
 struct target {
@@ -39,6 +44,7 @@ struct target {
 	bool keep;
 	int controller;			/* inventory controller index, -1 unknown */
 	void *sim;			/* engine-sim's per-drive state */
+	double sim_speed;		/* sim: 0 virtual clock, else real time x this */
 	bool direct;			/* opened O_DIRECT (false only for a scratch file on tmpfs/ramfs) */
 	char notice[256];		/* one line the runner should print once (e.g. buffered fallback), "" = none */
 	bool fill_pending;		/* scratch file not yet filled (target_prepare) */
@@ -74,4 +80,30 @@ void target_close(struct target *t);
 int target_trim(struct target *t, uint64_t off, uint64_t len);
 /* Check an I/O size/offset against the target's alignment: 0 or -EINVAL + reason. */
 int target_check_io(const struct target *t, uint64_t offset, uint32_t len, char *err, size_t errlen);
+
+/* Simulated drives (target-sim.c over src/sim/): "sim:MODEL", "sim:NAME" into
+ * t (kind TGT_SIM, t->sim set), with o's clock and seed (o may be NULL). */
+int sim_target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
+		    size_t errlen);
+void sim_target_close(struct target *t);
+/* TRIM a range of a sim drive (SMR model state); idle it for seconds of its
+ * clock (SMR media cache cleaning catches up).  0 / -EINVAL (trim: -EOPNOTSUPP
+ * when the model has no TRIM). */
+int sim_target_trim(struct target *t, uint64_t off, uint64_t len);
+int sim_target_idle(struct target *t, double seconds);
+
+/* What the model did so far (details panel, tests). */
+struct sim_drive_stats {
+	double cache_used_bytes;	/* SMR media cache fill */
+	uint64_t stalls;		/* SMR cleaning stalls */
+	double stall_s, longest_stall_s;
+	uint64_t rmw;			/* AF read-modify-writes */
+	uint64_t errors;		/* reads of unreadable sectors */
+};
+int sim_target_stats(const struct target *t, struct sim_drive_stats *st);
+/* What a sim drive reports about its sectors (IDENTIFY words 106 and 209, as
+ * the kernel would pass them on): physical sector and alignment offset in
+ * bytes; *identify false when word 106 is not valid.  0 / -EINVAL. */
+int sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
+			bool *identify);
 #endif

@@ -25,4 +25,9 @@ void run_text_print(FILE *f, const struct run_result *r);
 /* errno <-> name ("EIO"); unknown numbers as "E123". */
 const char *run_errno_name(int e, char *buf, size_t n);
 int run_errno_parse(const char *name);		/* 0 when unknown */
+
+/* A result table column's type as the JSON names it (enum col_type order):
+ * run-json.c writes them, run-load.c reads them. */
+#define RUN_COL_TYPES 5
+extern const char *const run_col_types[RUN_COL_TYPES];
 #endif

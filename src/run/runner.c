@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "run/measure.h"
 #include "run/runner.h"
+#include "run/runner-int.h"
 #include "sim/sim.h"
 #include "util/util.h"
 
@@ -31,42 +32,7 @@ snapshot_free(struct run_snapshot *s)
 	}
 }
 
-/* ---- the runner ---- */
-
-struct tgt_live {			/* the sampler's view of one target */
-	uint64_t seen;			/* series samples consumed */
-	uint64_t last_new_ns;		/* wall time a sample last arrived */
-	struct worker *w;		/* its worker in the current step, or NULL */
-	struct snap_target snap;
-};
-
-
-struct runner {
-	struct plan plan;		/* a copy (lists duplicated) */
-	struct target *t;
-	size_t n_t;
-	const struct engine_ops *ops_default, *ops_fallback, *ops_sim;
-	pthread_t th;
-	bool started;
-	bool launched;		/* runner_start ran its thread (started goes false once joined) */
-	bool result_taken;	/* runner_result ran the test's finish */
-	atomic_bool stop;
-	atomic_bool over;
-	atomic_int stop_reason;		/* set by whoever stops, read by the runner thread */
-	pthread_mutex_t mu;		/* guards snap, live[].snap, result */
-	pthread_cond_t cv;
-	struct run_snapshot snap;
-	struct tgt_live *live;
-	uint64_t base_hist[SNAP_HIST];	/* finished steps */
-	uint64_t tick_base;		/* run-wide sample tick at which this step began */
-	struct run_result res;
-	uint64_t t_start;
-	double planned_s, done_planned_s;
-	size_t n_res_cap;		/* room in res.steps / res.solo */
-	struct bench_ctx ctx;		/* what the test's hooks see */
-	void *state, *io_state;		/* the test's, zeroed */
-	struct result_table live_tbl;	/* the test's table so far (live_table), under mu */
-};
+/* ---- the runner (its state: runner-int.h; one step: step.c) ---- */
 
 static int
 copy_list(struct strlist *dst, const struct strlist *src)
@@ -86,7 +52,6 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	struct runner *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	sim_set_seed(p->params.seed);	/* --seed drives the sim drives' noise too */
 	r->plan = *p;
 	memset(&r->plan.user_targets, 0, sizeof(struct strlist));
 	memset(&r->plan.targets, 0, sizeof(struct strlist));
@@ -145,6 +110,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
 	struct target_opts topts = p->topts;
+	topts.sim_seed = p->params.seed;	/* --seed drives the sim drives' noise too */
 	topts.defer_fill = true;	/* filled by runner_main, off the caller's thread */
 	for (size_t i = 0; i < r->n_t; i++) {
 		char e[256] = "";
@@ -187,377 +153,6 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	return 0;
 fail:
 	runner_destroy(r);
-	return rc;
-}
-
-static double
-rusage_s(int usr)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	struct timeval tv = usr ? ru.ru_utime : ru.ru_stime;
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
-/* Worker parameters for target i in a step: the step's own parameters. */
-static void
-params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker_params *wp)
-{
-	const struct plan *p = &r->plan;
-	const struct run_params *rp = &st->rp;
-	struct target *t = &r->t[i];
-	memset(wp, 0, sizeof(*wp));
-	wp->t = t;
-	if (t->kind == TGT_SIM && r->ops_sim && !p->engine_explicit)
-		wp->ops = r->ops_sim;
-	else {
-		wp->ops = r->ops_default;
-		wp->fallback = r->ops_fallback;
-	}
-	struct plan *ps = malloc(sizeof(*ps));
-	if (ps)
-		plan_for_step(p, st, ps);
-	wp->bs = rp->bs;
-	wp->qd = rp->qd;
-	wp->rw_mix = rp->rw_mix;
-	wp->pat = ps ? ps->pat : p->pat;
-	wp->data = ps ? ps->data : p->data;
-	wp->seed = rp->seed + i;	/* each target its own sequence, all from --seed */
-	uint64_t s = 0, e = 0;
-	plan_region(ps ? ps : p, t, &s, &e);
-	free(ps);
-	wp->region_start = s;
-	wp->region_end = e;
-	wp->stride_step = rp->stride ? rp->stride : rp->bs;
-	wp->stride_first = s;
-	wp->size = rp->size;
-	wp->time_ns = (uint64_t)(st->seconds * 1e9);
-	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
-	wp->one_pass = st->seconds <= 0 && rp->size == 0;
-	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
-	wp->max_consec_errors = st->max_consec_errors;
-}
-
-/* A worker ended while its step runs on (stopped after errors, gave up on
- * a hung I/O, could not start, or its pass is over): say so and zero its
- * rate.  w->msg was written before the release store of WS_DONE. */
-static void
-mark_ended(struct snap_target *s, const struct worker *w)
-{
-	const char *m = w->msg;
-	size_t nl = strlen(s->name);
-	if (nl && !strncmp(m, s->name, nl) && m[nl] == ':')
-		m += nl + 1 + (m[nl + 1] == ' ');
-	s->ended = w->rc || w->abandoned ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
-	strtrimcpy(s->why, sizeof(s->why), m);
-	s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
-	s->p50_us = s->p99_us = NAN;
-}
-
-/* Consume new series samples of every active worker into the snapshot. */
-static void
-sample(struct runner *r, size_t step_pos, bool final)
-{
-	struct series_sample buf[256];
-	pthread_mutex_lock(&r->mu);
-	double tot_mbps = 0, tot_iops = 0, agg = 0;
-	uint64_t errs = 0, hist[SNAP_HIST];
-	memcpy(hist, r->base_hist, sizeof(hist));
-	for (size_t i = 0; i < r->n_t; i++) {
-		struct tgt_live *L = &r->live[i];
-		struct snap_target *s = &L->snap;
-		errs += s->errors;
-		struct worker *w = L->w;
-		if (!w)
-			continue;
-		uint64_t seen0 = L->seen, wall = now_ns();
-		for (;;) {
-			uint64_t first;
-			size_t k = series_copy(&w->series, L->seen, ARRAY_SIZE(buf), buf, &first);
-			if (!k)
-				break;
-			L->seen = first + k;
-			for (size_t j = 0; j < k; j++) {
-				if (s->n == SNAP_SAMPLES) {
-					memmove(s->read_hist, s->read_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
-					memmove(s->write_hist, s->write_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
-					s->n--;
-				}
-				s->read_hist[s->n] = (float)series_read_mbps(&buf[j]);
-				s->write_hist[s->n] = (float)series_write_mbps(&buf[j]);
-				s->n++;
-			}
-			s->ring_end = r->tick_base + L->seen;
-			if (s->ring_end > r->snap.sample_now)
-				r->snap.sample_now = s->ring_end;
-			const struct series_sample *x = &buf[k - 1];
-			s->read_mbps = series_read_mbps(x);
-			s->write_mbps = series_write_mbps(x);
-			s->mbps = s->read_mbps + s->write_mbps;
-			s->iops = series_iops(x);
-			s->p50_us = x->p50_us;
-			s->p99_us = x->p99_us;
-		}
-		/* A drive that stopped completing I/O produces no intervals (they
-		 * close on completions): after three intervals of silence show 0,
-		 * not the last rate.  Virtual clocks run ahead of wall time. */
-		if (L->seen != seen0 || !L->last_new_ns)
-			L->last_new_ns = wall;
-		else if (!w->virtual_clock && wall - L->last_new_ns > 3ull * w->p.interval_ms * 1000000ull &&
-			 atomic_load_explicit(&w->pub.state, memory_order_relaxed) == WS_MEASURE) {
-			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
-			s->p50_us = s->p99_us = NAN;
-		}
-		int wst = atomic_load_explicit(&w->pub.state, memory_order_acquire);
-		if (wst == WS_DONE && !final)
-			mark_ended(s, w);
-		if (wst == WS_RAMP)
-			s->phase = SNAP_PH_RAMP;
-		else if (wst == WS_MEASURE && L->seen)
-			s->phase = SNAP_PH_MEASURE;
-		else if (wst == WS_MEASURE || wst == WS_DRAIN || wst == WS_DONE)
-			s->phase = L->seen ? SNAP_PH_MEASURE : SNAP_PH_STARTING;
-		uint64_t rb = atomic_load_explicit(&w->pub.rbytes, memory_order_relaxed);
-		uint64_t wb = atomic_load_explicit(&w->pub.wbytes, memory_order_relaxed);
-		uint64_t el = atomic_load_explicit(&w->pub.elapsed_ns, memory_order_relaxed);
-		s->bytes = rb + wb;
-		errs -= s->errors;
-		s->errors = atomic_load_explicit(&w->pub.errors, memory_order_relaxed);
-		errs += s->errors;
-		s->size = r->t[i].size;
-		s->pos = r->t[i].size ? (double)atomic_load_explicit(&w->pub.pos, memory_order_relaxed) /
-			(double)r->t[i].size : 0;
-		if (el)
-			agg += (double)(rb + wb) / ((double)el / 1e9) / 1e6;
-		tot_mbps += s->mbps;
-		tot_iops += s->iops;
-		for (int k = 0; k < SNAP_HIST; k++)
-			hist[k] += atomic_load_explicit(&w->pub.snap_hist[k], memory_order_relaxed);
-	}
-	struct run_snapshot *S = &r->snap;
-	S->total_mbps = tot_mbps;
-	S->total_iops = tot_iops;
-	S->total_errors = errs;
-	memcpy(S->lat_hist, hist, sizeof(hist));
-	if (step_pos < SNAP_STEPS) {
-		S->steps[step_pos].aggregate_mbps = agg;
-		S->steps[step_pos].done = final;
-	}
-	/* Percentiles from the folded buckets, log-interpolated inside a bucket. */
-	uint64_t n = 0;
-	for (int k = 0; k < SNAP_HIST; k++)
-		n += hist[k];
-	double *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
-	const double pct[3] = { 50, 99, 99.9 };
-	for (int q = 0; q < 3; q++) {
-		*dst[q] = NAN;
-		if (!n)
-			continue;
-		double rank = pct[q] / 100 * (double)n, cum = 0;
-		for (int k = 0; k < SNAP_HIST; k++) {
-			if (cum + (double)hist[k] >= rank && hist[k]) {
-				double f = (rank - cum) / (double)hist[k];
-				*dst[q] = ldexp(1.0, k + 6) * pow(2.0, f) / 1e3;
-				break;
-			}
-			cum += (double)hist[k];
-		}
-	}
-	/* progress */
-	double el = (double)(now_ns() - r->t_start) / 1e9;
-	S->elapsed_s = el;
-	pthread_mutex_unlock(&r->mu);
-}
-
-static void
-set_state(struct runner *r, enum run_state st, const char *msg)
-{
-	pthread_mutex_lock(&r->mu);
-	r->snap.state = st;
-	if (msg)
-		strtrimcpy(r->snap.message, sizeof(r->snap.message), msg);
-	pthread_mutex_unlock(&r->mu);
-}
-
-static void
-note(struct runner *r, const char *msg)
-{
-	pthread_mutex_lock(&r->mu);
-	if (!strlist_has(&r->res.notes, msg))
-		strlist_add(&r->res.notes, msg);
-	strtrimcpy(r->snap.message, sizeof(r->snap.message), msg);
-	pthread_mutex_unlock(&r->mu);
-}
-
-static double
-planned(const struct plan_step *st)
-{
-	return st->seconds > 0 ? st->seconds + st->ramp_s + st->pause_s : 0;
-}
-
-/* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
- * step could not run (a worker that did not set up, start or run). */
-static int
-run_step(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr)
-{
-	struct target_result *res = sr->res;
-	struct worker *w = calloc(st->n, sizeof(*w));
-	struct io_acc *acc = calloc(st->n, sizeof(*acc));
-	if (!w || !acc) {
-		free(w);
-		free(acc);
-		return -ENOMEM;
-	}
-	const struct bench_test *bt = r->plan.test;
-	struct start_gate gate;
-	gate_init(&gate);
-	double u0 = rusage_s(1), s0 = rusage_s(0);
-	uint64_t t0 = now_ns();
-	int rc = 0;
-	unsigned started = 0, set_up = 0;
-	bool keep = false;
-	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
-	bool no_hooks = nh && !strcmp(nh, "1");
-	for (unsigned k = 0; k < st->n; k++) {
-		struct worker_params wp;
-		params_for(r, st->idx[k], st, &wp);
-		if (bt && bt->on_io) {
-			acc[k].hook = bt->on_io;
-			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
-		}
-		/* DISKSCOPE_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
-		 * of what the hooks cost (tests/bench/hooks-cost.sh); the run's
-		 * position curve and the test's own hook are then missing. */
-		if (!no_hooks) {
-			wp.on_io = acc_on_io;
-			wp.on_io_state = &acc[k];
-		}
-		/* a positional test over a sequential pass: rate by position */
-		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
-			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
-			acc[k].region_start = wp.region_start;
-			acc[k].region_end = wp.region_end;
-		}
-		rc = worker_setup(&w[k], &wp, &gate, &r->stop);
-		if (rc) {
-			note(r, w[k].msg[0] ? w[k].msg : strerror(-rc));
-			break;
-		}
-		set_up++;
-	}
-	if (!rc) {
-		pthread_mutex_lock(&r->mu);
-		r->tick_base = r->snap.sample_now;	/* the rings line up across steps */
-		for (unsigned k = 0; k < st->n; k++) {
-			struct tgt_live *L = &r->live[st->idx[k]];
-			L->w = &w[k];
-			L->seen = 0;
-			L->last_new_ns = 0;
-			L->snap.active = true;
-			L->snap.ended = SNAP_END_NONE;
-			L->snap.why[0] = 0;
-			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
-		}
-		pthread_mutex_unlock(&r->mu);
-		for (unsigned k = 0; k < st->n; k++) {
-			if (worker_start(&w[k]))
-				break;
-			started++;
-		}
-		gate_wait_all(&gate, started);
-		if (started < st->n) {
-			/* Could not start them all: the started ones stop at once. */
-			rc = -EAGAIN;
-			note(r, "could not start a worker thread");
-			atomic_store(&r->stop, true);
-			gate_open(&gate);
-		} else {
-			gate_open(&gate);
-			/* The sampler: 10 Hz until every worker is done (woken at once
-			 * when the last one finishes). */
-			for (;;) {
-				for (unsigned k = 0; k < st->n; k++)
-					worker_watch(&w[k]);	/* an I/O stuck past the timeout */
-				if (gate_wait_done(&gate, st->n, 100))
-					break;
-				sample(r, step_pos, false);
-				/* ETA from planned durations */
-				pthread_mutex_lock(&r->mu);
-				double el_step = (double)(now_ns() - t0) / 1e9;
-				if (el_step > planned(st))
-					el_step = planned(st);
-				if (r->planned_s > 0) {
-					double left = r->planned_s - r->done_planned_s - el_step;
-					r->snap.eta_s = left > 0 ? left : 0;
-				}
-				pthread_mutex_unlock(&r->mu);
-			}
-		}
-		for (unsigned k = 0; k < st->n; k++)
-			worker_join(&w[k]);
-		sample(r, step_pos, true);
-	}
-	sr->cpu_usr_s = rusage_s(1) - u0;
-	sr->cpu_sys_s = rusage_s(0) - s0;
-	sr->seconds = (double)(now_ns() - t0) / 1e9;
-	pthread_mutex_lock(&r->mu);
-	for (unsigned k = 0; k < st->n; k++) {
-		struct tgt_live *L = &r->live[st->idx[k]];
-		L->w = NULL;
-		L->snap.active = false;
-		L->snap.mbps = L->snap.read_mbps = L->snap.write_mbps = L->snap.iops = 0;
-		for (int b = 0; b < SNAP_HIST; b++)
-			r->base_hist[b] += atomic_load(&w[k].pub.snap_hist[b]);
-		if (w[k].virtual_clock)
-			r->snap.virtual_time = r->res.virtual_time = true;
-	}
-	pthread_mutex_unlock(&r->mu);
-	bool ran = !rc;
-	for (unsigned k = 0; k < st->n; k++) {
-		if (w[k].notice[0])
-			note(r, w[k].notice);
-		if (w[k].msg[0])
-			note(r, w[k].msg);
-		if (!ran && k >= started) {
-			/* never ran: its name, and why */
-			strtrimcpy(res[k].target, sizeof(res[k].target), r->t[st->idx[k]].name);
-			strtrimcpy(res[k].note, sizeof(res[k].note), w[k].msg[0] ? w[k].msg : "did not start");
-		} else {
-			int e = worker_result(&w[k], &res[k]);
-			if (e && !rc)
-				rc = e;
-			/* a worker that could not run (engine, submit, reap) fails the step */
-			if (w[k].rc && !rc)
-				rc = w[k].rc;
-			if (acc_save_position(&acc[k], &res[k].by_pos) && !rc)
-				rc = -ENOMEM;
-			/* the whole run, downsampled, not only what the ring still holds */
-			if (!e && w[k].series.n_whole) {
-				free(res[k].series.mbps);
-				free(res[k].series.iops);
-				free(res[k].series.p99_us);
-				free(res[k].series.pos);
-				if (series_save_whole(&w[k].series, w[k].p.interval_ms, &res[k].series) && !rc)
-					rc = -ENOMEM;
-			}
-		}
-		const struct target_ident *id = &r->plan.ident[st->idx[k]];
-		strtrimcpy(res[k].drive_id, sizeof(res[k].drive_id), id->drive_id);
-		strtrimcpy(res[k].model, sizeof(res[k].model), id->model);
-		strtrimcpy(res[k].serial, sizeof(res[k].serial), id->serial);
-		if (w[k].engine_used && !r->res.params.engine[0])
-			strtrimcpy(r->res.params.engine, sizeof(r->res.params.engine), w[k].engine_used);
-	}
-	step_aggregate(sr, st, w, set_up == st->n && started == st->n);
-	for (unsigned k = 0; k < st->n; k++)
-		keep |= !worker_cleanup(&w[k]);
-	gate_destroy(&gate);
-	if (!keep) {	/* else a thread stuck in the kernel still uses them */
-		for (unsigned k = 0; k < st->n; k++)
-			free(acc[k].pos);
-		free(w);
-		free(acc);
-	}
 	return rc;
 }
 
@@ -608,7 +203,7 @@ idle_before(struct runner *r, const struct plan_step *st)
 	bool wall = false;
 	for (unsigned k = 0; k < st->n; k++) {
 		struct target *t = &r->t[st->idx[k]];
-		if (t->kind == TGT_SIM && sim_clock_is_virtual())
+		if (t->kind == TGT_SIM && !(t->sim_speed > 0))
 			sim_target_idle(t, st->pause_s);
 		else
 			wall = true;
@@ -660,7 +255,7 @@ prep_progress(void *arg, double frac)
 	struct prep_ctx *c = arg;
 	char m[160];
 	snprintf(m, sizeof(m), "%s: preparing scratch file %.0f %%", c->name, frac * 100);
-	set_state(c->r, RUN_STARTING, m);
+	runner_set_state(c->r, RUN_STARTING, m);
 	return atomic_load(&c->r->stop);
 }
 
@@ -677,7 +272,7 @@ runner_prepare(struct runner *r)
 		int rc = target_prepare(&r->t[i], prep_progress, &c, err, sizeof(err));
 		if (rc) {
 			if (rc != -EINTR)
-				note(r, err);
+				runner_note(r, err);
 			return rc;
 		}
 	}
@@ -693,12 +288,12 @@ runner_main(void *arg)
 	bool prep_failed = runner_prepare(r) != 0;
 	if (prep_failed)
 		atomic_store(&r->stop, true);	/* nothing runs; the note says why */
-	set_state(r, RUN_RUNNING, NULL);
+	runner_set_state(r, RUN_RUNNING, NULL);
 	live_table(r);	/* the empty grid before the first step */
 	size_t pos = 0;		/* measured steps so far */
 	for (size_t i = 0; i < p->n_steps && !atomic_load(&r->stop); i++) {
 		if (result_room(r)) {
-			note(r, "out of memory");
+			runner_note(r, "out of memory");
 			r->res.failed = true;
 			break;
 		}
@@ -720,7 +315,7 @@ runner_main(void *arg)
 			sr->index = (unsigned)pos + 1;
 			sr->res = calloc(st.n, sizeof(*sr->res));
 			if (!sr->res) {
-				note(r, "out of memory");
+				runner_note(r, "out of memory");
 				r->res.failed = true;
 				break;
 			}
@@ -744,9 +339,9 @@ runner_main(void *arg)
 			}
 			pthread_mutex_unlock(&r->mu);
 		} else {
-			set_state(r, RUN_RUNNING, NULL);
+			runner_set_state(r, RUN_RUNNING, NULL);
 		}
-		int rc = run_step(r, &st, st.solo ? SNAP_STEPS : pos, sr);
+		int rc = step_run(r, &st, st.solo ? SNAP_STEPS : pos, sr);
 		if (st.solo)
 			r->res.n_solo++;
 		else
@@ -758,7 +353,7 @@ runner_main(void *arg)
 				snprintf(m, sizeof(m), "a solo pass could not run: %s", strerror(-rc));
 			else
 				snprintf(m, sizeof(m), "step %u could not run: %s", sr->index, strerror(-rc));
-			note(r, m);
+			runner_note(r, m);
 			sr->failed = true;
 			sr->aggregate_mbps = NAN;
 			r->res.failed = true;
@@ -772,7 +367,7 @@ runner_main(void *arg)
 				for (size_t k = 0; k < p->n_steps; k++) {
 					n += !p->steps[k].solo;
 					if (k >= before)
-						left += planned(&p->steps[k]);
+						left += step_planned(&p->steps[k]);
 				}
 				pthread_mutex_lock(&r->mu);
 				r->snap.n_steps = n;
@@ -781,7 +376,7 @@ runner_main(void *arg)
 				pthread_mutex_unlock(&r->mu);
 			}
 		}
-		r->done_planned_s += planned(&st);
+		r->done_planned_s += step_planned(&st);
 		if (!st.solo) {
 			live_table(r);
 			publish_step(r, pos - 1, sr);
@@ -794,7 +389,7 @@ runner_main(void *arg)
 	r->res.seconds = (double)(now_ns() - r->t_start) / 1e9;
 	r->res.interrupted = r->stop_reason != 0;
 	/* a run with a failed step still has a result to show (it says so) */
-	set_state(r, r->res.interrupted ? RUN_STOPPED : prep_failed ? RUN_FAILED : RUN_DONE, NULL);
+	runner_set_state(r, r->res.interrupted ? RUN_STOPPED : prep_failed ? RUN_FAILED : RUN_DONE, NULL);
 	pthread_mutex_lock(&r->mu);
 	atomic_store(&r->over, true);
 	pthread_cond_broadcast(&r->cv);
@@ -841,7 +436,7 @@ runner_start(struct runner *r)
 	r->planned_s = 0;
 	bool timed = true;
 	for (size_t i = 0; i < p->n_steps; i++) {
-		r->planned_s += planned(&p->steps[i]);
+		r->planned_s += step_planned(&p->steps[i]);
 		timed &= p->steps[i].seconds > 0 && p->steps[i].rp.size == 0;
 		S->n_steps += !p->steps[i].solo;
 	}
@@ -861,7 +456,7 @@ runner_stop(struct runner *r)
 {
 	r->stop_reason = 1;
 	atomic_store(&r->stop, true);
-	set_state(r, RUN_STOPPING, NULL);
+	runner_set_state(r, RUN_STOPPING, NULL);
 }
 
 bool

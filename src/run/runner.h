@@ -85,6 +85,11 @@ const char *plan_param_str(const struct plan *p, const char *name);
 /* The region of a target in bytes, [*s, *e), the start aligned down to the
  * target's offset alignment; an LBA past the end never wraps. */
 void plan_region(const struct plan *p, const struct target *t, uint64_t *s, uint64_t *e);
+/* Resolve targets: sdb -> /dev/sdb, ctrl:N -> its drives (ordered by port)
+ * and the link ceiling; a test by port orders drives by port.  inv: how to
+ * scan (NULL: the defaults).  0 or -errno + err. */
+struct inventory_opts;
+int plan_resolve_targets(struct plan *p, const struct inventory_opts *inv, char *err, size_t errlen);
 /* Block size, region and stride against one target: 0 or -EINVAL + reason. */
 int plan_check_target(const struct plan *p, const struct target *t, char *err, size_t errlen);
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "run/test.h"
 #include "inventory/inventory.h"
-#include "run/cli.h"
+#include "run/runner.h"
 #include "util/util.h"
 
 static int
@@ -78,7 +78,7 @@ shared_backing(struct plan *p)
 }
 
 int
-plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, size_t errlen)
+plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, size_t errlen)
 {
 	/* the inventory gives drive identity (model, serial), ports and links;
 	 * directories and sim drives do not need it */
@@ -101,7 +101,7 @@ plan_resolve_targets(struct plan *p, const struct global_opts *g, char *err, siz
 	if (need_inv) {
 		struct inventory_opts io;
 		if (g)
-			io = g->inv;
+			io = *g;
 		else
 			inventory_opts_default(&io);
 		io.no_ata = true;

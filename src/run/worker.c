@@ -199,7 +199,7 @@ engine_up(struct worker *w)
 	}
 	w->engine_used = w->eng.ops->name;
 	/* only sim engines keep a clock; in the dashboard it follows real time */
-	w->virtual_clock = w->eng.ops->clock_ns != NULL && sim_clock_is_virtual();
+	w->virtual_clock = w->eng.ops->clock_ns != NULL && w->p.t && !(w->p.t->sim_speed > 0);
 	return 0;
 }
 

@@ -82,8 +82,6 @@ void sim_ctrl_state(struct sim_ctrl *c, bool virtual_time, int *n, double *level
 /* What the controller lets a drive that could move drive_mbps move. */
 double sim_ctrl_rate(const struct sim_ctrl *c, int n, double level, double drive_mbps);
 
-/* sim.c: the current rig (loading the built-in one when none is) and the clock. */
+/* sim.c: the current rig (loading the built-in one when none is). */
 int sim_rig_get(const struct sim_rig **r, struct sim_ctrl **c, char *err, size_t errlen);
-bool sim_clock_is_virtual(void);
-double sim_clock_speed(void);
 #endif

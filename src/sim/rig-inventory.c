@@ -100,6 +100,12 @@ sim_model_inventory(struct inventory *inv, const struct sim_drive_model *m)
 }
 
 int
+sim_inventory_source(struct inventory *inv, const struct inventory_opts *o, char *err, size_t errlen)
+{
+	return sim_inventory_add(inv, o->demo_rig, o->sim_models, o->n_sim_models, err, errlen);
+}
+
+int
 sim_inventory_add(struct inventory *inv, const char *rig_file, const char *const *extra_models,
 		  size_t n_extra, char *err, size_t errlen)
 {

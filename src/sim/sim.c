@@ -1,12 +1,12 @@
-/* sim.c - the loaded rig, sim targets ("sim:MODEL" / "sim:simN"), the clock
- * mode, and model-file checking. */
+/* sim.c - the loaded rig, its drives by name ("sim:MODEL" / "sim:simN"),
+ * and model-file checking.  The target side is io/target-sim.c; the clock
+ * and the seed come with each open (the plan's), not from here. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "io/target.h"
 #include "sim/drive.h"
 #include "sim/model.h"
 #include "sim/sim.h"
@@ -15,36 +15,8 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_rig *rig;		/* never freed while running: targets point into it */
 static struct sim_ctrl *ctrls;
-static bool clock_virtual = true;
-static double clock_speed = 1;
-static uint64_t sim_seed = 42;
 
 #define DEFAULT_RIG "src/sim/models/seed-bench.rig"
-
-void
-sim_set_clock(int virtual_time, double speed)
-{
-	clock_virtual = virtual_time != 0;
-	clock_speed = speed > 0 ? speed : 1;
-}
-
-bool
-sim_clock_is_virtual(void)
-{
-	return clock_virtual;
-}
-
-double
-sim_clock_speed(void)
-{
-	return clock_speed;
-}
-
-void
-sim_set_seed(uint64_t seed)
-{
-	sim_seed = seed;
-}
 
 int
 sim_load_models(const char *const *files, size_t n, char *err, size_t errlen)
@@ -164,7 +136,8 @@ find_rig_drive(const char *name, struct sim_ctrl **ctrl, const struct sim_drive_
 }
 
 int
-sim_target_open(struct target *t, const char *spec, char *err, size_t errlen)
+sim_drive_open(const char *spec, uint64_t seed, bool virtual_time, struct sim_drive **out,
+	       char *err, size_t errlen)
 {
 	const char *name = strncmp(spec, "sim:", 4) == 0 ? spec + 4 : spec;
 	struct sim_ctrl *ctrl = NULL;
@@ -190,90 +163,13 @@ sim_target_open(struct target *t, const char *spec, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	struct sim_drive *d;
-	int r = sim_drive_new(m, ctrl, name, sim_seed, &d);
+	int r = sim_drive_new(m, ctrl, name, seed, &d);
 	if (r) {
 		snprintf(err, errlen, "%s: %s", spec, strerror(-r));
 		return r;
 	}
-	d->virtual_time = clock_virtual;
-	snprintf(t->spec, sizeof t->spec, "%s", spec);
-	snprintf(t->name, sizeof t->name, "%s", spec);
-	snprintf(t->path, sizeof t->path, "sim:%s", name);
-	t->kind = TGT_SIM;
-	t->fd = -1;
-	t->size = m->capacity;
-	t->logical = m->logical;
-	t->physical = m->physical;
-	t->mem_align = m->logical;
-	t->offset_align = m->logical;
-	t->writable = true;	/* a sim drive holds no data: nothing to guard */
-	t->created = false;
-	t->controller = ctrl ? ctrl->inv_index : -1;
-	t->sim = d;
-	return 0;
-}
-
-void
-sim_target_close(struct target *t)
-{
-	if (t->kind != TGT_SIM || !t->sim)
-		return;
-	sim_drive_free(t->sim);
-	t->sim = NULL;
-}
-
-int
-sim_target_trim(struct target *t, uint64_t off, uint64_t len)
-{
-	if (t->kind != TGT_SIM || !t->sim)
-		return -EINVAL;
-	if (off > t->size || len > t->size - off)
-		return -EINVAL;
-	if (!((const struct sim_drive *)t->sim)->m->trim)
-		return -EOPNOTSUPP;	/* as a drive without DSM TRIM answers BLKDISCARD */
-	sim_drive_trim(t->sim, off, len);
-	return 0;
-}
-
-int
-sim_target_idle(struct target *t, double seconds)
-{
-	if (t->kind != TGT_SIM || !t->sim || seconds < 0)
-		return -EINVAL;
-	struct sim_drive *d = t->sim;
-	uint64_t ns = (uint64_t)(seconds * 1e9);
-	uint64_t from = d->busy_until > d->vnow ? d->busy_until : d->vnow;
-	sim_drive_idle(d, from + ns - d->busy_until);
-	d->vnow = from + ns;
-	d->busy_until = d->vnow;
-	return 0;
-}
-
-int
-sim_target_stats(const struct target *t, struct sim_drive_stats *st)
-{
-	if (t->kind != TGT_SIM || !t->sim)
-		return -EINVAL;
-	const struct sim_drive *d = t->sim;
-	st->cache_used_bytes = sim_drive_cache_used(d);
-	st->stalls = d->stalls;
-	st->stall_s = (double)d->stall_ns / 1e9;
-	st->longest_stall_s = (double)d->longest_stall_ns / 1e9;
-	st->rmw = d->rmw_count;
-	st->errors = d->errors;
-	return 0;
-}
-
-int
-sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
-		    bool *identify)
-{
-	if (t->kind != TGT_SIM || !t->sim)
-		return -EINVAL;
-	const struct sim_drive_model *m = ((const struct sim_drive *)t->sim)->m;
-	*identify = m->sector_sizes_reported;
-	*physical = m->sector_sizes_reported ? m->physical_reported : m->logical;
-	*align_offset = m->sector_sizes_reported ? m->align_offset : 0;
+	d->virtual_time = virtual_time;
+	*out = d;
 	return 0;
 }
 

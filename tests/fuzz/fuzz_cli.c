@@ -1,10 +1,11 @@
 /* fuzz_cli.c - the command line: the input split at NUL bytes into argv,
- * through main.c's global options (globals_extract: included here, it is
- * static) and then the run option table (plan_parse_args), as
+ * through the global options (cli/globals.c, globals_extract) and then the
+ * run option table (plan_parse_args), as
  * `diskscope [GLOBAL...] run TEST TARGET... [OPTIONS]` takes them. */
-#define main diskscope_main
-#include "../../src/main.c"
-#undef main
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/options.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 64

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "bench/bench.h"
 #include "report/run.h"
-#include "run/cli.h"
+#include "cli/options.h"
 #include "run/runner.h"
 
 static char dir[64];

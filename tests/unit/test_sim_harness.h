@@ -20,12 +20,15 @@ struct h_stats {
 	uint64_t bytes, ios, errors;
 };
 
+/* The clock and seed h_open gives the drive (as a plan's target_opts would). */
+static struct target_opts h_opts = { .sim_seed = SIM_DEFAULT_SEED };
+
 static inline int
 h_open(struct target *t, const char *spec)
 {
 	char err[512];
 	memset(t, 0, sizeof *t);
-	int r = sim_target_open(t, spec, err, sizeof err);
+	int r = sim_target_open(t, spec, &h_opts, err, sizeof err);
 	if (r)
 		fprintf(stderr, "%s\n", err);
 	return r;

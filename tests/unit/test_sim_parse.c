@@ -76,7 +76,7 @@ test_bad_not_registered(void **state)
 			 -EINVAL);
 	assert_null(sim_find_drive_model("bad-inner-above-outer"));
 	memset(&t, 0, sizeof t);
-	assert_int_not_equal(sim_target_open(&t, "sim:bad-inner-above-outer", err, sizeof err), 0);
+	assert_int_not_equal(sim_target_open(&t, "sim:bad-inner-above-outer", NULL, err, sizeof err), 0);
 	assert_non_null(strstr(err, "no simulated drive or model"));
 	/* --sim-model stops at the first bad file */
 	const char *files[] = { DIR "good.drive", DIR "bad-cache-larger.drive" };

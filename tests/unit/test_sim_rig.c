@@ -125,7 +125,7 @@ record(const char *spec, uint64_t seed, struct rec *out, size_t n)
 {
 	struct target t;
 	struct engine e;
-	sim_set_seed(seed);
+	h_opts.sim_seed = seed;
 	assert_int_equal(h_open(&t, spec), 0);
 	assert_int_equal(h_init(&e, &t, 4), 0);
 	uint64_t s = 7;
@@ -155,7 +155,7 @@ record(const char *spec, uint64_t seed, struct rec *out, size_t n)
 	}
 	e.ops->cleanup(&e);
 	sim_target_close(&t);
-	sim_set_seed(42);
+	h_opts.sim_seed = SIM_DEFAULT_SEED;
 }
 
 static void
@@ -222,7 +222,7 @@ test_real_clock(void **state)
 	e.ops->cleanup(&e);
 	sim_target_close(&t);
 
-	sim_set_clock(0, 20);	/* 20x real time */
+	h_opts.sim_speed = 20;	/* 20x real time */
 	assert_int_equal(h_open(&t, "sim:WD40EZRX"), 0);
 	assert_int_equal(h_init(&e, &t, 4), 0);
 	uint64_t r0 = now_ns();
@@ -230,7 +230,7 @@ test_real_clock(void **state)
 	double real = (double)(now_ns() - r0) / 1e9;
 	e.ops->cleanup(&e);
 	sim_target_close(&t);
-	sim_set_clock(1, 1);
+	h_opts.sim_speed = 0;
 	printf("real clock x20: %.3f s of drive time took %.3f s\n", st.seconds, real);
 	assert_true(real >= vst.seconds / 20 * 0.99);
 	/* the same model: a late wake-up can only leave the drive idle, never

@@ -1,23 +1,15 @@
-/* cli.c (run) - the headless `diskscope run`: options as a table (the same
- * table prints --help), the progress line, signals, and the result on
- * stdout / --json / --csv.  Target resolution is in targets.c. */
+/* options.c - the run options as a table (the same table prints --help),
+ * parsed into a plan; the dashboard's typed fields go through
+ * plan_set_option. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "bench/bench.h"
-#include "inventory/inventory.h"
-#include "io/guard.h"
-#include "report/doc.h"
-#include "report/run.h"
+#include "cli/options.h"
 #include "report/writer.h"
-#include "run/cli.h"
 #include "util/util.h"
 
 /* ---- the options table ---- */
@@ -224,8 +216,8 @@ unknown:
 }
 
 /* With a test: its summary and its own parameters first. */
-static void
-usage(FILE *f, const struct bench_test *t)
+void
+options_usage(FILE *f, const struct bench_test *t)
 {
 	fprintf(f, "usage: diskscope run %s TARGET... [options]\n"
 		   "TARGET: /dev/sdb, sdb, a directory (scratch file), sim:MODEL, ctrl:N or ctrl:ADDRESS\n",
@@ -273,7 +265,7 @@ usage(FILE *f, const struct bench_test *t)
 void
 run_cli_usage(FILE *f)
 {
-	usage(f, NULL);
+	options_usage(f, NULL);
 }
 
 int
@@ -401,295 +393,4 @@ plan_build(struct plan *p, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return p->test->plan(p, err, errlen);
-}
-
-/* ---- running ---- */
-
-static volatile sig_atomic_t got_signal;
-
-static void
-on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-/* Signals that end a run alike: the workers stop, the partial result is
- * written (marked interrupted), the scratch file removed, exit 128+sig. */
-static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-/* Ignored during a run: SIGPIPE, because a closed stdout must become an
- * EPIPE output error after the cleanup, not a death before it; SIGUSR1 and
- * SIGUSR2, which mean nothing here and would otherwise kill the run. */
-static const int quiet_sigs[] = { SIGPIPE, SIGUSR1, SIGUSR2 };
-
-struct sig_saved {
-	struct sigaction stop[ARRAY_SIZE(stop_sigs)], quiet[ARRAY_SIZE(quiet_sigs)];
-};
-
-static void
-signals_take(struct sig_saved *sv)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&ign.sa_mask);
-	got_signal = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
-		sigaction(stop_sigs[i], &sa, &sv->stop[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(quiet_sigs); i++)
-		sigaction(quiet_sigs[i], &ign, &sv->quiet[i]);
-}
-
-static void
-signals_restore(const struct sig_saved *sv)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
-		sigaction(stop_sigs[i], &sv->stop[i], NULL);
-	for (size_t i = 0; i < ARRAY_SIZE(quiet_sigs); i++)
-		sigaction(quiet_sigs[i], &sv->quiet[i], NULL);
-}
-
-static void
-progress(const struct run_snapshot *s, bool final)
-{
-	if (final) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	double frac = s->eta_s >= 0 && s->elapsed_s + s->eta_s > 0 ?
-		s->elapsed_s / (s->elapsed_s + s->eta_s) : -1;
-	char bar[24];
-	int w = (int)sizeof(bar) - 1;
-	for (int i = 0; i < w; i++)
-		bar[i] = frac >= 0 && i < (int)(frac * w + 0.5) ? '#' : frac >= 0 ? '.' : '-';
-	bar[w] = 0;
-	char eta[24] = "?";
-	if (s->eta_s >= 0)
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)s->eta_s / 60, (int)s->eta_s % 60);
-	fprintf(stderr, "\r[%s] %s step %u/%u %8.1f MB/s %8.0f IOPS  ETA %s%s\033[K", bar, s->test,
-		s->step, s->n_steps, s->total_mbps, s->total_iops, eta,
-		s->total_errors ? "  errors!" : "");
-	fflush(stderr);
-}
-
-bool
-run_has_problems(const struct run_result *r)
-{
-	for (size_t i = 0; i < r->n_verdicts; i++)
-		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link") ||
-		    r->verdicts[i].level == VL_FAIL)
-			return true;
-	for (size_t k = 0; k < r->n_solo; k++)
-		if (r->solo[k].err.count || r->solo[k].note[0])
-			return true;
-	for (size_t s = 0; s < r->n_steps; s++)
-		for (size_t k = 0; k < r->steps[s].n_res; k++)
-			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
-			    r->steps[s].res[k].seconds <= 0)
-				return true;
-	return r->n_steps == 0 || r->failed;
-}
-
-/* An output file must be writable before a long run, not after it, and must
- * be a regular file or a new name (doc_out_check). */
-static int
-check_output(const char *path, const char *opt, char *err, size_t errlen)
-{
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	char why[480];
-	int rc = doc_out_check(path, why, sizeof why);
-	if (rc)
-		snprintf(err, errlen, "%s %s", opt, why);
-	return rc;
-}
-
-/* PATH spelled canonically (its directory resolved), for comparing names
- * that do not exist yet. */
-static void
-canon_path(const char *path, char *out, size_t n)
-{
-	char dir[4096], real[4096];
-	const char *slash = strrchr(path, '/');
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-	if (slash == path)
-		snprintf(dir, sizeof dir, "/");
-	if (!realpath(dir, real))
-		snprintf(real, sizeof real, "%s", dir);
-	snprintf(out, n, "%s/%s", real, slash ? slash + 1 : path);
-}
-
-/* Two writers given one file would write one over the other (--json X
- * --csv X): refuse, whatever the spelling (./X, a symlinked directory, a
- * hard link). */
-static bool
-same_output(const char *x, const char *y)
-{
-	if (!strcmp(x, "-") || !strcmp(y, "-"))
-		return !strcmp(x, y);
-	struct stat a, b;
-	if (!stat(x, &a) && !stat(y, &b))
-		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-	char ca[8192], cb[8192];
-	canon_path(x, ca, sizeof ca);
-	canon_path(y, cb, sizeof cb);
-	return !strcmp(ca, cb);
-}
-
-static int
-check_distinct(const struct run_outputs *out, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
-		for (size_t j = i + 1; out->path[i] && j < writer_count && j < WRITER_MAX; j++)
-			if (out->path[j] && same_output(out->path[i], out->path[j])) {
-				snprintf(err, errlen, "--%s %.200s and --%s %.200s name the same %s: give each its own",
-					 writer_table[i].name, out->path[i], writer_table[j].name, out->path[j],
-					 strcmp(out->path[i], "-") ? "file" : "output (stdout)");
-				return -EINVAL;
-			}
-	return 0;
-}
-
-/* A result document for a run that could not start (a target that would not
- * open, a scratch directory that is full or read-only). */
-static void
-write_failed_json(const struct plan *p, const char *path, const char *why, bool interrupted)
-{
-	struct run_result r;
-	memset(&r, 0, sizeof(r));
-	snprintf(r.test, sizeof(r.test), "%s", p->test ? p->test->name : "");
-	for (size_t i = 0; i < p->user_targets.n; i++)
-		strlist_add(&r.targets, p->user_targets.v[i]);
-	r.params = p->params;
-	r.started = time(NULL);
-	r.interrupted = interrupted;
-	strlist_addf(&r.notes, "not started: %s", why);
-	int rc = run_json_write(&r, path);
-	if (rc)
-		fprintf(stderr, "diskscope: --json %s: %s\n", path, strerror(-rc));
-	run_result_free(&r);
-}
-
-int
-run_cli(int argc, char **argv, const struct global_opts *g)
-{
-	if (argc > 0 && !strcmp(argv[0], "run")) {
-		argc--;
-		argv++;
-	}
-	struct plan p;
-	struct run_outputs out;
-	char err[512] = "";
-	int rc = plan_parse_args(&p, argc, argv, &out, err, sizeof(err));
-	if (!rc && out.help) {
-		usage(stdout, p.test);
-		plan_free(&p);
-		return EXIT_OK_;
-	}
-	for (size_t i = 0; !rc && i < writer_count && i < WRITER_MAX; i++) {
-		char opt[32];
-		snprintf(opt, sizeof(opt), "--%s", writer_table[i].name);
-		rc = check_output(out.path[i], opt, err, sizeof(err));
-	}
-	if (!rc)
-		rc = check_distinct(&out, err, sizeof(err));
-	if (!rc)
-		rc = plan_resolve_targets(&p, g, err, sizeof(err));
-	if (!rc)
-		rc = plan_build(&p, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "diskscope: %s\n", err);
-		plan_free(&p);
-		return EXIT_USAGE;
-	}
-	/* Signals are ours before any target opens: a Ctrl-C while a scratch
-	 * file is being filled must still remove it (target_close). */
-	struct sig_saved saved;
-	signals_take(&saved);
-	struct runner *r;
-	int bad = -1;
-	rc = runner_create(&p, &r, &bad, err, sizeof(err));
-	if (!rc && got_signal) {	/* interrupted while opening: nothing measured */
-		runner_destroy(r);
-		rc = -EINTR;
-		snprintf(err, sizeof(err), "interrupted before the test started");
-	}
-	if (rc) {
-		int sig = got_signal;
-		fprintf(stderr, "diskscope: %s\n", err);
-		if (out.json)	/* the JSON records what happened: nothing ran, and why */
-			write_failed_json(&p, out.json, err, sig != 0);
-		signals_restore(&saved);
-		plan_free(&p);
-		if (sig)
-			return 128 + sig;
-		/* -EPERM on a write is the guard's refusal; on a read it is the
-		 * device refusing the open: a target that cannot be used, like a
-		 * missing one, is bad input */
-		if (rc == -EPERM && p.topts.write)
-			return EXIT_REFUSED;
-		return rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK || rc == -ENODEV ||
-			rc == -ENXIO || rc == -EPERM || rc == -EACCES ? EXIT_USAGE : EXIT_PROBLEMS;
-	}
-	bool tty = isatty(2);
-	rc = runner_start(r);
-	if (rc) {
-		fprintf(stderr, "diskscope: cannot start the run: %s\n", strerror(-rc));
-		runner_destroy(r);
-		signals_restore(&saved);
-		plan_free(&p);
-		return EXIT_PROBLEMS;
-	}
-	bool stopped = false;
-	char last_msg[192] = "";
-	while (!runner_wait(r, 200)) {
-		if (got_signal && !stopped) {
-			runner_stop(r);
-			stopped = true;
-		}
-		struct run_snapshot s;
-		if (runner_snapshot(r, &s) == 0) {
-			/* at a terminal: notices (e.g. the psync fallback) as they
-			 * happen, above the progress line; the result lists them too */
-			if (tty && s.message[0] && strcmp(s.message, last_msg)) {
-				progress(&s, true);
-				snprintf(last_msg, sizeof(last_msg), "%s", s.message);
-				fprintf(stderr, "diskscope: %s\n", s.message);
-			}
-			if (tty)
-				progress(&s, false);
-			snapshot_free(&s);
-		}
-	}
-	if (tty)
-		progress(NULL, true);
-	int sig = got_signal;
-	struct run_result res;
-	runner_result(r, &res);
-	if (sig)
-		res.interrupted = true;
-	/* The table goes to stdout unless stdout carries a writer's output.  An
-	 * output that cannot be written (ENOSPC, EPIPE, EIO) is exit 2, never a
-	 * silent 0: the result is lost. */
-	bool to_stdout = false;
-	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
-		to_stdout |= out.path[i] && !strcmp(out.path[i], "-");
-	run_text_print(to_stdout ? stderr : stdout, &res);
-	int exit_code = run_has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
-	if (!to_stdout && (rc = doc_flush(stdout))) {
-		fprintf(stderr, "diskscope: writing the result to stdout: %s\n", strerror(-rc));
-		exit_code = EXIT_OUTPUT;
-	}
-	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
-		if (!out.path[i])
-			continue;
-		rc = writer_table[i].write(&res, out.path[i]);
-		if (rc) {
-			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out.path[i], strerror(-rc));
-			exit_code = EXIT_OUTPUT;
-		}
-	}
-	run_result_free(&res);
-	runner_destroy(r);	/* the scratch file goes here, whatever happened above */
-	plan_free(&p);
-	signals_restore(&saved);
-	return sig ? 128 + sig : exit_code;
 }

@@ -1,0 +1,161 @@
+/* run.c - the headless `diskscope run`: options (options.c), target
+ * resolution (run/targets.c), signals, the progress line, and the result on
+ * stdout / --json / --csv. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/internal.h"
+#include "cli/options.h"
+#include "report/doc.h"
+#include "report/run.h"
+#include "report/writer.h"
+#include "util/util.h"
+
+/* Errors, a failed link check, a target that measured nothing: exit 1. */
+bool
+run_has_problems(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->n_verdicts; i++)
+		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link") ||
+		    r->verdicts[i].level == VL_FAIL)
+			return true;
+	for (size_t k = 0; k < r->n_solo; k++)
+		if (r->solo[k].err.count || r->solo[k].note[0])
+			return true;
+	for (size_t s = 0; s < r->n_steps; s++)
+		for (size_t k = 0; k < r->steps[s].n_res; k++)
+			if (r->steps[s].res[k].err.count || r->steps[s].res[k].note[0] ||
+			    r->steps[s].res[k].seconds <= 0)
+				return true;
+	return r->n_steps == 0 || r->failed;
+}
+
+int
+run_cli(int argc, char **argv, const struct global_opts *g)
+{
+	if (argc > 0 && !strcmp(argv[0], "run")) {
+		argc--;
+		argv++;
+	}
+	struct plan p;
+	struct run_outputs out;
+	char err[512] = "";
+	int rc = plan_parse_args(&p, argc, argv, &out, err, sizeof(err));
+	if (!rc && out.help) {
+		options_usage(stdout, p.test);
+		plan_free(&p);
+		return EXIT_OK_;
+	}
+	for (size_t i = 0; !rc && i < writer_count && i < WRITER_MAX; i++) {
+		char opt[32];
+		snprintf(opt, sizeof(opt), "--%s", writer_table[i].name);
+		rc = output_check(out.path[i], opt, err, sizeof(err));
+	}
+	if (!rc)
+		rc = output_check_distinct(&out, err, sizeof(err));
+	if (!rc)
+		rc = plan_resolve_targets(&p, g ? &g->inv : NULL, err, sizeof(err));
+	if (!rc)
+		rc = plan_build(&p, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "diskscope: %s\n", err);
+		plan_free(&p);
+		return EXIT_USAGE;
+	}
+	/* Signals are ours before any target opens: a Ctrl-C while a scratch
+	 * file is being filled must still remove it (target_close). */
+	struct sig_saved saved;
+	signals_take(&saved);
+	struct runner *r;
+	int bad = -1;
+	rc = runner_create(&p, &r, &bad, err, sizeof(err));
+	if (!rc && signals_caught()) {	/* interrupted while opening: nothing measured */
+		runner_destroy(r);
+		rc = -EINTR;
+		snprintf(err, sizeof(err), "interrupted before the test started");
+	}
+	if (rc) {
+		int sig = signals_caught();
+		fprintf(stderr, "diskscope: %s\n", err);
+		if (out.json)	/* the JSON records what happened: nothing ran, and why */
+			output_failed_json(&p, out.json, err, sig != 0);
+		signals_restore(&saved);
+		plan_free(&p);
+		if (sig)
+			return 128 + sig;
+		/* -EPERM on a write is the guard's refusal; on a read it is the
+		 * device refusing the open: a target that cannot be used, like a
+		 * missing one, is bad input */
+		if (rc == -EPERM && p.topts.write)
+			return EXIT_REFUSED;
+		return rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK || rc == -ENODEV ||
+			rc == -ENXIO || rc == -EPERM || rc == -EACCES ? EXIT_USAGE : EXIT_PROBLEMS;
+	}
+	bool tty = isatty(2);
+	rc = runner_start(r);
+	if (rc) {
+		fprintf(stderr, "diskscope: cannot start the run: %s\n", strerror(-rc));
+		runner_destroy(r);
+		signals_restore(&saved);
+		plan_free(&p);
+		return EXIT_PROBLEMS;
+	}
+	bool stopped = false;
+	char last_msg[192] = "";
+	while (!runner_wait(r, 200)) {
+		if (signals_caught() && !stopped) {
+			runner_stop(r);
+			stopped = true;
+		}
+		struct run_snapshot s;
+		if (runner_snapshot(r, &s) == 0) {
+			/* at a terminal: notices (e.g. the psync fallback) as they
+			 * happen, above the progress line; the result lists them too */
+			if (tty && s.message[0] && strcmp(s.message, last_msg)) {
+				progress_line(&s, true);
+				snprintf(last_msg, sizeof(last_msg), "%s", s.message);
+				fprintf(stderr, "diskscope: %s\n", s.message);
+			}
+			if (tty)
+				progress_line(&s, false);
+			snapshot_free(&s);
+		}
+	}
+	if (tty)
+		progress_line(NULL, true);
+	int sig = signals_caught();
+	struct run_result res;
+	runner_result(r, &res);
+	if (sig)
+		res.interrupted = true;
+	/* The table goes to stdout unless stdout carries a writer's output.  An
+	 * output that cannot be written (ENOSPC, EPIPE, EIO) is exit 2, never a
+	 * silent 0: the result is lost. */
+	bool to_stdout = false;
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++)
+		to_stdout |= out.path[i] && !strcmp(out.path[i], "-");
+	run_text_print(to_stdout ? stderr : stdout, &res);
+	int exit_code = run_has_problems(&res) ? EXIT_PROBLEMS : EXIT_OK_;
+	if (!to_stdout && (rc = doc_flush(stdout))) {
+		fprintf(stderr, "diskscope: writing the result to stdout: %s\n", strerror(-rc));
+		exit_code = EXIT_OUTPUT;
+	}
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
+		if (!out.path[i])
+			continue;
+		rc = writer_table[i].write(&res, out.path[i]);
+		if (rc) {
+			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out.path[i], strerror(-rc));
+			exit_code = EXIT_OUTPUT;
+		}
+	}
+	run_result_free(&res);
+	runner_destroy(r);	/* the scratch file goes here, whatever happened above */
+	plan_free(&p);
+	signals_restore(&saved);
+	return sig ? 128 + sig : exit_code;
+}
+

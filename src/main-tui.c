@@ -1,0 +1,308 @@
+/* main-tui.c - the dashboard's backend: the runner behind ui/ui.h's
+ * callbacks, and `diskscope show`.  Part of main (the one bridge between
+ * src/ and ui/), compiled with it, -Iui. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "bench/bench.h"
+#include "inventory/inventory.h"
+#include "io/guard.h"
+#include "report/doc.h"
+#include "report/run.h"
+#include "report/writer.h"
+#include "run/runner.h"
+#include "main-tui.h"
+#include "ui.h"
+#include "util/util.h"
+
+/* ---- the dashboard's backend: the runner behind ui/ui.h's callbacks ---- */
+struct tui_ctx {
+	const struct global_opts *g;
+	struct runner *r;
+	struct plan plan;
+	bool have_plan;
+	struct plan pending;		/* parsed from the command line: start at once */
+	bool have_pending;
+	struct run_result res;
+	bool have_res;
+	struct ui_test_info tests[16];
+	int cmdline_exit;		/* the command line's test could not start: as `run` exits */
+};
+
+static void
+tui_drop_run(struct tui_ctx *c)
+{
+	if (c->r) {
+		runner_stop(c->r);
+		runner_wait(c->r, -1);
+		runner_destroy(c->r);
+		c->r = NULL;
+	}
+	if (c->have_res)
+		run_result_free(&c->res);
+	c->have_res = false;
+	if (c->have_plan)
+		plan_free(&c->plan);
+	c->have_plan = false;
+}
+
+/* A confirmation from the inventory the user looked at; the device number
+ * is the one its node has now, when the name was typed. */
+static int
+tui_confirm(struct guard_confirms *l, const struct drive *d, char *err, size_t errlen)
+{
+	struct guard_confirm c = { .exact = false };
+	struct stat st;
+
+	snprintf(c.path, sizeof c.path, "%s", d->path[0] ? d->path : d->name);
+	if (stat(c.path, &st) == 0 && S_ISBLK(st.st_mode))
+		c.devt = st.st_rdev;
+	snprintf(c.serial, sizeof c.serial, "%s", d->serial);
+	snprintf(c.wwn, sizeof c.wwn, "%s", d->wwn);
+	snprintf(c.backing, sizeof c.backing, "%s", d->backing);
+	c.capacity = d->capacity_bytes.known ? d->capacity_bytes.v : 0;
+	return guard_confirms_add(l, &c, err, errlen);
+}
+
+static int
+tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
+	  const struct run_params *params, const struct drive *const *confirmed, size_t n_confirmed,
+	  char *err, size_t errlen)
+{
+	struct tui_ctx *c = ctx;
+	const struct bench_test *t = bench_find(test);
+	struct plan plan;
+	struct runner *r = NULL;
+	int rc, bad = -1;
+
+	if (!t) {
+		snprintf(err, errlen, "unknown test '%s'", test);
+		return -EINVAL;
+	}
+	if (c->r && !runner_wait(c->r, 0)) {
+		snprintf(err, errlen, "a test is running: stop it first (s)");
+		return -EBUSY;
+	}
+	/* The command line's plan (every option it gave, --destroy-data too)
+	 * serves the start it asked for, recognised by its own target list;
+	 * a later start from the picker uses what the picker chose. */
+	bool cmdline = c->have_pending && targets == (const char *const *)c->pending.user_targets.v;
+	if (cmdline) {
+		plan = c->pending;
+		c->have_pending = false;
+	} else {
+		plan_init(&plan, t);
+		for (size_t i = 0; i < n; i++)
+			if (strlist_add(&plan.user_targets, targets[i])) {
+				plan_free(&plan);
+				return -ENOMEM;
+			}
+		if (params) {	/* the picker's form (it starts from the test's defaults) */
+			struct run_params *pp = &plan.params;
+			pp->bs = params->bs ? params->bs : pp->bs;
+			pp->qd = params->qd ? params->qd : pp->qd;
+			if (params->seconds > 0)
+				pp->seconds = params->seconds;
+			if (params->region_lba) {
+				plan.region_lba = pp->region_lba = true;
+				plan.region_lba_start = pp->region_lba_start = params->region_lba_start;
+				plan.region_lba_end = pp->region_lba_end = params->region_lba_end;
+			} else if (params->region_end > params->region_start) {
+				pp->region_start = params->region_start;
+				pp->region_end = params->region_end;
+			}
+			if (params->data[0] && data_mode_parse(params->data, &plan.data) == 0)
+				snprintf(pp->data, sizeof pp->data, "%s", data_mode_name(plan.data));
+			if (params->pattern[0] && offsets_parse_pattern(params->pattern, &plan.pat) == 0) {
+				snprintf(pp->pattern, sizeof pp->pattern, "%s", params->pattern);
+				plan.set_pattern = true;
+			}
+			plan.set_bs = plan.set_qd = true;
+			plan.set_time = params->seconds > 0;
+		}
+	}
+	/* The typed names: each drive as the inventory showed it (a pending
+	 * plan keeps its --destroy-data confirmations). */
+	rc = 0;
+	for (size_t i = 0; i < n_confirmed && !rc; i++)
+		rc = tui_confirm(&plan.topts.confirms, confirmed[i], err, errlen);
+	if (rc) {
+		plan_free(&plan);
+		return rc;
+	}
+	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
+	 * for the virtual clock, so a run ends at once and repeats exactly. */
+	plan.topts.sim_speed = c->g->sim_speed;
+	rc = plan_resolve_targets(&plan, &c->g->inv, err, errlen);
+	if (!rc)
+		rc = plan_build(&plan, err, errlen);
+	if (!rc)
+		rc = runner_create(&plan, &r, &bad, err, errlen);
+	if (rc) {	/* the previous result stays, still shown and exportable */
+		if (cmdline)	/* run's codes: the guard's refusal 3, a bad target 2 */
+			c->cmdline_exit = rc == -EPERM && plan.topts.write ? EXIT_REFUSED :
+					  rc == -ENOMEM || rc == -EAGAIN ? EXIT_PROBLEMS : EXIT_USAGE;
+		plan_free(&plan);
+		return rc;
+	}
+	tui_drop_run(c);
+	c->plan = plan;
+	c->have_plan = true;
+	c->r = r;
+	if ((rc = runner_start(c->r)) < 0) {
+		snprintf(err, errlen, "cannot start: %s", strerror(-rc));
+		tui_drop_run(c);
+	}
+	return rc;
+}
+
+static void
+tui_stop(void *ctx)
+{
+	struct tui_ctx *c = ctx;
+	if (c->r)
+		runner_stop(c->r);
+}
+
+static int
+tui_snapshot(void *ctx, struct run_snapshot *s)
+{
+	struct tui_ctx *c = ctx;
+	if (!c->r)
+		return -ENOENT;
+	return runner_snapshot(c->r, s);
+}
+
+static const struct run_result *
+tui_result(void *ctx)
+{
+	struct tui_ctx *c = ctx;
+	if (!c->r || !runner_wait(c->r, 0))
+		return NULL;
+	if (!c->have_res && runner_result(c->r, &c->res) == 0)
+		c->have_res = true;
+	return c->have_res ? &c->res : NULL;
+}
+
+static int
+tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
+{
+	struct tui_ctx *c = ctx;
+	const struct run_result *r = tui_result(ctx);
+	char stamp[32];
+	struct tm tm;
+	if (!r)
+		return -ENOENT;
+	localtime_r(&r->started, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(out, outlen, "diskscope-%s-%s.%s", r->test, stamp, fmt);
+	(void)c;
+	const struct writer *w = writer_find(fmt, NULL);	/* the writer registry */
+	return w ? w->write(r, out) : -EINVAL;
+}
+
+static size_t
+tui_poll_inventory(void *ctx, struct inventory *inv)
+{
+	return inventory_poll(inv);
+}
+
+int
+tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *const *show, size_t n_show)
+{
+	struct tui_ctx c = { .g = g };
+	struct ui_backend be = { .ctx = &c, .tests = c.tests, .start = tui_start, .stop = tui_stop,
+				 .snapshot = tui_snapshot, .result = tui_result,
+				 .export_result = tui_export, .poll_inventory = tui_poll_inventory };
+	struct ui_opts uo = { .theme = g->theme, .glyphs = g->glyphs, .frames = g->frames };
+	struct inventory inv = { 0 };
+	char err[512] = "";
+	int rc;
+
+	for (size_t i = 0; i < bench_count && i < ARRAY_SIZE(c.tests); i++) {
+		c.tests[i].name = bench_table[i]->name;
+		c.tests[i].summary = bench_table[i]->summary;
+		c.tests[i].writes = bench_table[i]->writes;
+		c.tests[i].defaults = bench_table[i]->defaults;
+		be.n_tests++;
+	}
+	if (argc > 0) {		/* TEST TARGET... [options]: check it all before curses */
+		struct run_outputs out;
+		rc = plan_parse_args(&c.pending, argc, argv, &out, err, sizeof err);
+		if (rc || out.help) {
+			if (out.help)
+				run_cli_usage(stdout);
+			else
+				fprintf(stderr, "diskscope: %s\n", err);
+			plan_free(&c.pending);
+			return out.help ? 0 : EXIT_USAGE;
+		}
+		c.have_pending = true;
+		uo.start_test = c.pending.test->name;
+		uo.start_targets = (const char *const *)c.pending.user_targets.v;
+		uo.n_start_targets = c.pending.user_targets.n;
+		uo.start_params = &c.pending.params;
+	}
+	uo.n_show = n_show;
+	for (size_t i = 0; i < n_show; i++)
+		uo.show[i] = show[i];
+	g->inv.ata_async = true;	/* sysfs facts at once, ATA/SMART as they arrive */
+	if ((rc = cli_scan(&inv, g))) {
+		if (c.have_pending)
+			plan_free(&c.pending);
+		return rc;
+	}
+	rc = ui_main(&inv, &be, &uo);
+	/* The last run decides, as it would headless: problems found 1,
+	 * stopped before its end 130. */
+	if (rc == 0 && n_show == 0) {
+		const struct run_result *last = tui_result(&c);
+		if (last && last->interrupted)
+			rc = EXIT_SIGINT;
+		else if (last && run_has_problems(last))
+			rc = EXIT_PROBLEMS;
+		else if (!last)
+			rc = c.cmdline_exit;
+	}
+	tui_drop_run(&c);
+	if (c.have_pending)
+		plan_free(&c.pending);
+	inventory_free(&inv);
+	return rc;
+}
+
+int
+tui_show(int argc, char **argv, struct global_opts *g)
+{
+	struct run_result res[2];
+	const struct run_result *ptr[2];
+	char err[512];
+	int n = 0, rc;
+
+	if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: diskscope show RESULT.json [RESULT2.json]\n");
+		return (argc == 2 && strcmp(argv[1], "--help") == 0) ? 0 : EXIT_USAGE;
+	}
+	for (int i = 1; i < argc; i++) {
+		memset(&res[n], 0, sizeof res[n]);
+		if ((rc = run_json_load(argv[i], &res[n], err, sizeof err)) < 0) {
+			fprintf(stderr, "diskscope: %s\n", err[0] ? err : strerror(-rc));
+			while (n > 0)
+				run_result_free(&res[--n]);
+			return EXIT_USAGE;
+		}
+		ptr[n] = &res[n];
+		n++;
+	}
+	rc = tui_main(g, 0, NULL, ptr, (size_t)n);
+	while (n > 0)
+		run_result_free(&res[--n]);
+	return rc;
+}
+
