@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench/bench.h"
-#include "report/estimate.h"
+#include "run/estimate.h"
 
 #define SOLO_MAX_S 3.0
 #define KNEE_FRACTION 0.9	/* below this share of ideal ... */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/surface-int.h"
-#include "report/estimate.h"
+#include "run/estimate.h"
 
 /* ---- the end: tables and verdicts ---- */
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
-#include "report/estimate.h"
+#include "run/estimate.h"
 #include "bench/surface.h"
 #include "bench/triage.h"
 

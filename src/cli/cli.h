@@ -45,7 +45,10 @@ void globals_usage(FILE *f);
 
 /* list.c: `diskscope list [--json] [--strict]`: an exit code. */
 int cli_list(int argc, char **argv, struct global_opts *g);
-/* `diskscope estimate RESULT.json ...`: the array estimate of a saved run. */
+/* `diskscope estimate RESULT.json [SMR.json] [--layout L] [--drives N]
+ * [--json FILE]`: the estimate recomputed from a saved result.  Exit 0, 2
+ * (usage, unreadable file, nothing measured in it). */
+int estimate_cli(int argc, char **argv);
 int cli_estimate(int argc, char **argv, struct global_opts *g);
 /* Scan the inventory as the global options say; 0, or EXIT_USAGE with one
  * line on stderr (inv freed). */

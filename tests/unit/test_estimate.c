@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/estimate.h"
+#include "run/estimate.h"
 
 static void
 drives(struct est_input *in, unsigned n, double mbps, uint64_t cap)

@@ -61,8 +61,4 @@ int estimate_add_table(struct run_result *r, const struct est_input *in, int onl
 void estimate_finish(struct run_result *r);
 
 
-/* `diskscope estimate RESULT.json [SMR.json] [--layout L] [--drives N]
- * [--json FILE]`: the estimate recomputed from a saved result.  Exit 0, 2
- * (usage, unreadable file, nothing measured in it). */
-int estimate_cli(int argc, char **argv);
 #endif

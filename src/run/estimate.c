@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "report/estimate.h"
+#include "run/estimate.h"
 #include "util/util.h"
 
 static const char *const layout_names[EST_NLAYOUTS] = { "raid0", "raid1/10", "raid5", "raid6" };
