@@ -36,10 +36,15 @@ fake_query(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 			pthread_cond_wait(&hook_cv, &hook_mu);
 		pthread_mutex_unlock(&hook_mu);
 	}
-	words_to_bytes();
+	/* the synthetic page is one shared buffer: the query threads take turns */
+	static pthread_mutex_t page_mu = PTHREAD_MUTEX_INITIALIZER;
 	void *b;
 	size_t n;
-	if (ata_blob_build(idbytes, 1, NULL, NULL, &b, &n) < 0)
+	pthread_mutex_lock(&page_mu);
+	words_to_bytes();
+	int built = ata_blob_build(idbytes, 1, NULL, NULL, &b, &n);
+	pthread_mutex_unlock(&page_mu);
+	if (built < 0)
 		return -ENOMEM;
 	int rc = ata_from_blob(b, n, out);
 	snprintf(out->via, sizeof out->via, "sg_io");
