@@ -298,22 +298,6 @@ struct row {
 	double tps;			/* NAN: not measured */
 };
 
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), dbl_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct fit {
 	uint32_t P, phase;
 	double ratio;			/* at size P: the aligned row over the unaligned median */
@@ -344,12 +328,12 @@ size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase
 	for (size_t i = 0; i < n; i++)
 		if (rw[i].size == S && isfinite(rw[i].tps) && !aligned(&rw[i], P, phase))
 			v[nu++] = rw[i].tps;
-	double base = median(v, nu);
+	double base = dbl_median(v, nu);
 	if (!(base > 0))
 		return 0;
 	for (size_t i = 0; i < nu; i++)
 		v[i] = fabs(v[i] / base - 1);
-	double mad = median(v, nu);
+	double mad = dbl_median(v, nu);
 	*noise = fmax(0.05, 3 * mad);
 	for (size_t i = 0; i < n; i++)
 		if (rw[i].size == S && isfinite(rw[i].tps)) {
@@ -405,7 +389,7 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 			}
 			j++;
 		}
-		if (S > 4 * P && nsa && median(ua, nsa) < 1)
+		if (S > 4 * P && nsa && dbl_median(ua, nsa) < 1)
 			slower = true;
 	}
 	free(v);

@@ -290,20 +290,6 @@ struct smr_fig {
 	bool open_end;			/* a stall under way when the time ran out */
 };
 
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void
 figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, struct smr_fig *f)
 {
@@ -342,12 +328,12 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 		prev = g;
 	}
 	if (nl) {
-		f->len_med = median(len, nl);
+		f->len_med = dbl_median(len, nl);
 		f->len_min = len[0];
 		f->len_max = len[nl - 1];
 	}
 	if (np) {
-		f->period = median(per, np);
+		f->period = dbl_median(per, np);
 		size_t ok = 0;
 		for (size_t i = 0; i < np; i++)
 			ok += fabs(per[i] - f->period) <= f->period / 2;

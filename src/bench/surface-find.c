@@ -5,27 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/surface.h"
+#include "util/util.h"
 
 #define MAX_SEGMENTS 65536
 #define BINS 256
 #define TREND_HALF 25		/* bins either side in the trend's median (~10 % of the curve) */
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Median of v[0..n) (reordered); NAN when n is 0. */
-static double
-median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct seg {
 	uint64_t start, end, bytes, lat_ns;
@@ -80,14 +64,14 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 		for (size_t i = lo; i < hi; i++)
 			if (isfinite(sg[i].mbps))
 				tmp[m++] = sg[i].mbps;
-		bin_med[b] = median(tmp, m);
+		bin_med[b] = dbl_median(tmp, m);
 	}
 	for (size_t b = 0; b < nb; b++) {
 		size_t m = 0;
 		for (size_t j = b > TREND_HALF ? b - TREND_HALF : 0; j < nb && j <= b + TREND_HALF; j++)
 			if (isfinite(bin_med[j]))
 				tmp[m++] = bin_med[j];
-		double tr = median(tmp, m);
+		double tr = dbl_median(tmp, m);
 		for (size_t i = b * ns / nb; i < (b + 1) * ns / nb; i++)
 			sg[i].trend = tr;
 	}
@@ -134,7 +118,7 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 			}
 			/* most of its blocks slow, not a few very slow ones (a
 			 * stall of a busy machine makes those) */
-			if (!surface_is_slow(median(tmp, m), tr, SURFACE_SLOW_FRACTION)) {
+			if (!surface_is_slow(dbl_median(tmp, m), tr, SURFACE_SLOW_FRACTION)) {
 				i = last + 1;
 				continue;
 			}

@@ -309,13 +309,6 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 
 /* ---- peers, verdicts, the table ---- */
 
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static bool
 peers(const struct bench_ctx *c, size_t a, size_t b)
 {
@@ -343,9 +336,7 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	double me = shared ? S->t[t].shared : S->t[t].solo;
 	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
-	qsort(v, n, sizeof(*v), dbl_cmp);
-	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	return 100.0 * me / med;
+	return 100.0 * me / dbl_median(v, n);
 }
 
 static const char *

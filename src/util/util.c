@@ -289,3 +289,19 @@ text_line_check(const char *path, size_t max, char *out, size_t n)
 	fclose(f);
 	return rc;
 }
+
+static int
+dbl_order(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double
+dbl_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), dbl_order);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

@@ -38,6 +38,8 @@ uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
  * but spaces; else *rest points past the number.  NaN, infinities, overflow
  * and empty text are -EINVAL: every double a user types goes through here. */
 int str_to_double(const char *s, double *v, const char **rest);
+/* Median of v[0..n) (reordered in place); NAN when n is 0. */
+double dbl_median(double *v, size_t n);
 
 /* Open a file the user named as input (a blob, dump, model, rig, theme,
  * saved result).  Never blocks: a FIFO or device would hang open() or
