@@ -611,8 +611,10 @@ verdicts(struct bench_ctx *c, struct fm_state *S, struct run_result *r)
 		} else
 			agg_add(&holes, f);
 	}
-	const char *cache = S->direct ? "page cache kept out with O_DIRECT"
-			    : S->ram ? "a RAM file system: buffered I/O, memory is the medium"
+	bool in_ram = S->ram || !strcmp(S->fs, "tmpfs") || !strcmp(S->fs, "ramfs");
+	const char *cache = S->direct && in_ram ? "O_DIRECT on a RAM file system: memory is the medium, not a drive"
+			    : S->direct ? "page cache kept out with O_DIRECT"
+			    : in_ram ? "a RAM file system: buffered I/O, memory is the medium"
 			    : "no O_DIRECT here: each file fsync'ed (in its write time) and dropped (POSIX_FADV_DONTNEED)";
 	char w1[24], r1[24], wf[24], wh[24], wff[24], wfl[24], pr[24];
 	struct verdict *v = result_verdict(r, VL_INFO, "filemix",

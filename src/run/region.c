@@ -48,6 +48,13 @@ plan_check_target(const struct plan *p, const struct target *t, char *err, size_
 			 (unsigned long long)(t->size / (t->logical ? t->logical : 512)));
 		return -EINVAL;
 	}
+	if (p->region_lba && p->region_lba_end > t->size / (t->logical ? t->logical : 512)) {
+		/* recorded as given, it would claim a range that was never read */
+		snprintf(err, errlen, "%s: --region ends at LBA %llu, past its end (%llu sectors)",
+			 t->name, (unsigned long long)p->region_lba_end,
+			 (unsigned long long)(t->size / (t->logical ? t->logical : 512)));
+		return -EINVAL;
+	}
 	plan_region(p, t, &s, &e);
 	if (p->params.size && p->params.size < p->params.bs) {
 		snprintf(err, errlen, "--size %llu is smaller than one %u-byte block (--bs)",

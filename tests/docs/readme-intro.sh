@@ -13,9 +13,14 @@ tests=$("$DS" run --help | sed -n '/^tests:/,/^options:/p' | awk '/^  [a-z]/ {pr
 for t in $tests; do
 	case $t in
 	seqread) w='sequential read' ;; seqwrite) w='write' ;; randread) w='random read' ;;
-	randwrite) w='random read or write|random write' ;; saturate) w='saturation' ;; *) w=$t ;;
+	randwrite) w='random read or write|random write' ;; saturate) w='saturation' ;;
+	surface) w='surface scan' ;; align) w='alignment' ;; smr) w='SMR probe' ;; quick) w='quick grid' ;;
+	*) w=$t ;;
 	esac
 	echo "$intro" | grep -qiE "$w" || { echo "FAIL: README intro does not mention $t ($w)"; fail=1; }
+	# a test that exists is not called planned
+	echo "$intro" | tr '.' '\n' | grep -iE "$w" | grep -qiE 'planned|not there yet' &&
+		{ echo "FAIL: README intro calls $t ($w) planned, but run --help lists it"; fail=1; }
 done
 # planned tests: only as planned, until they exist
 for pair in surface:'surface scan' align:'alignment' smr:'SMR probe' quick:'quick grid'; do

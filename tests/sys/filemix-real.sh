@@ -61,6 +61,7 @@ if [ -n "$S" ]; then
     fail "tmpfs: exit $? ($(tail -3 "$T/tmpfs.err"))"
   grep -A8 '^classes' "$T/tmpfs.out"; grep '^filemix:' "$T/tmpfs.out"
   check "$T/tmpfs.json"
+  grep -q "memory is the medium" "$T/tmpfs.out" || fail "tmpfs: the verdict does not say memory is the medium"
   clean "$S" tmpfs
   echo "ok: tmpfs"
 else

@@ -95,6 +95,7 @@ PY
 # sizes and offsets the device cannot take: one line, exit 2, no I/O
 usage_case "starts at LBA 999999999, past its end" seqread "$L" --region 999999999:9999999999
 usage_case "past its end" seqread "$L" --region 36028797018963968:36028797018963976   # would wrap to LBA 0
+usage_case "ends at LBA 99999999999, past its end" seqread "$L" --region 0:99999999999
 usage_case "holds no" seqread "$L" --region 0:1
 truncate -s 32M "$T/img4k"
 L4=$(losetup -f --show --direct-io=on --sector-size 4096 "$T/img4k") || fail "losetup 4k"
