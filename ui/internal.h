@@ -58,6 +58,7 @@ struct picker_state {
 };
 struct results_state {
 	int top;			/* scroll */
+	int max_top;			/* the last full page, from the last draw (-1: unknown) */
 };
 struct autoscale_state {		/* a plot panel's y axis */
 	struct autoscale scale;

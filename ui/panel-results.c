@@ -186,6 +186,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 #undef OUT
 	if (line > ih)
 		draw_textf(r->y + r->h - 1, r->x + r->w - 14, 12, attr_of(EL_DIM), " %d lines ", line);
+	/* scrolling stops at the last full page, not on an empty panel */
+	u->results.max_top = line > ih ? line - ih : 0;
 }
 
 void
@@ -219,7 +221,8 @@ panel_results_key(struct ui *u, enum action a, int ch)
 			u->results.top--;
 		return UI_HANDLED | UI_REDRAW;
 	case ACT_DOWN:
-		u->results.top++;
+		if (u->results.top < u->results.max_top)
+			u->results.top++;
 		return UI_HANDLED | UI_REDRAW;
 	case ACT_HOME:
 		u->results.top = 0;
