@@ -1,4 +1,4 @@
-/* main.c - dispatch: tui | list | run | show | triage | estimate, after the global options
+/* main.c - dispatch: tui | list | run | show | estimate | a test, after the global options
  * (cli/globals.c).  main.c and main-tui.c are the only files that know both
  * the core (src/) and the dashboard (ui/). */
 #include <locale.h>
@@ -24,21 +24,11 @@ struct command {
 	int (*fn)(int argc, char **argv, struct global_opts *g);
 };
 
-/* `diskscope triage`: the dashboard in a terminal, headless in a script. */
-static int
-cmd_triage(int argc, char **argv, struct global_opts *g)
-{
-	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-		return tui_main(g, argc, argv, NULL, 0);
-	return run_cli(argc, argv, g);
-}
-
 static const struct command commands[] = {
 	{ "list", cli_list },
 	{ "run", cmd_run },
 	{ "show", tui_show },
 	{ "estimate", cli_estimate },
-	{ "triage", cmd_triage },
 };
 
 int
@@ -82,7 +72,12 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1, &g);
-	if (argv[1][0] != '-' && bench_find(argv[1]))
+	const struct bench_test *bt = argv[1][0] != '-' ? bench_find(argv[1]) : NULL;
+	/* a test that is also a command (bench_test.command) runs headless in a
+	 * script; any test named here starts the dashboard in a terminal */
+	if (bt && bt->command && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+		return run_cli(argc - 1, argv + 1, &g);
+	if (bt)
 		return tui_main(&g, argc - 1, argv + 1, NULL, 0);
 	fprintf(stderr, "diskscope: unknown command or test '%s' (try --help)\n", argv[1]);
 	return EXIT_USAGE;

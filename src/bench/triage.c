@@ -616,6 +616,7 @@ const struct bench_test bench_triage = {
 	.name = "triage",
 	.summary = "bench triage: every drive solo then together, peers compared, one verdict each (read-only)",
 	.writes = false,
+	.command = true,
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,

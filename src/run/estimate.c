@@ -193,12 +193,11 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 				take_rate(d, &sr->res[k]);
 		}
 	}
-	/* a surface scan: its average over the whole region is the drive's
-	 * sustained rate (the steps' figure includes its re-reads) */
+	/* a table with each target's average over its whole region (a surface
+	 * scan's): the drive's sustained rate, where the steps' figure includes
+	 * re-reads.  Found by its columns, whatever the test. */
 	for (size_t i = 0; i < r->n_tables; i++) {
 		const struct result_table *t = &r->tables[i];
-		if (strcmp(t->name, "surface"))
-			continue;
 		int ct = col_of(t, "target"), ca = col_of(t, "avg_mbps"), cs = col_of(t, "scanned");
 		for (size_t row = 0; ct >= 0 && ca >= 0 && row < t->n_rows; row++) {
 			const struct result_cell *n = &t->cells[row * t->n_cols + (size_t)ct];

@@ -47,8 +47,8 @@ int estimate_layout(const struct est_input *in, enum est_layout l, unsigned driv
 /* The drives, rates, capacities and controller cap in a result (saturate,
  * surface, or any run): solo passes first, else each target's rate in the
  * step with the fewest active drives.  A second result (smr) may add
- * rewrite rates (smr may be NULL).  A surface result's "surface" table
- * gives the average rate and, without an inventory capacity, the bytes
+ * rewrite rates (smr may be NULL).  A table with "target" and "avg_mbps"
+ * columns (a surface scan's) gives the average rate and, without an inventory capacity, the bytes
  * scanned.  0 / -ENOENT when nothing was measured. */
 int estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in);
 /* Add the "estimate" table (every layout, or only `only` when >= 0, over

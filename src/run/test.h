@@ -82,6 +82,8 @@ struct bench_test {
 	const char *summary;
 	bool writes;			/* needs the guard and a confirmation */
 	bool by_port;			/* needs the inventory: steps follow the controller's ports */
+	bool command;			/* also `diskscope NAME ...`: headless in a script, the
+					 * dashboard in a terminal */
 	unsigned panels;		/* PANEL_* */
 	struct run_params defaults;	/* base values; the bound parameters start here */
 	const struct bench_param *const *params;	/* NULL-terminated */
