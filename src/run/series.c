@@ -116,6 +116,17 @@ series_save_whole(const struct series *r, unsigned interval_ms, struct saved_ser
 	s->mbps = s->iops = s->p99_us = s->pos = NULL;
 	if (!n)
 		return 0;
+	/* A run's last interval is cut short where the step ends: an I/O issued
+	 * in the interval before and completed in it counts whole, so a 5 ms
+	 * tail reads many times the drive's rate.  Under half an interval it
+	 * folds into the one before. */
+	struct series_bucket tail = r->whole[n - 1];
+	int fold = n > 1 && tail.dur_ns * 2 < (uint64_t)interval_ms * r->span * 1000000ull;
+	if (fold) {
+		tail = r->whole[n - 2];
+		bucket_merge(&tail, &r->whole[n - 1]);
+		n--;
+	}
 	s->mbps = malloc(n * sizeof(float));
 	s->iops = malloc(n * sizeof(float));
 	s->p99_us = malloc(n * sizeof(float));
@@ -123,7 +134,7 @@ series_save_whole(const struct series *r, unsigned interval_ms, struct saved_ser
 	if (!s->mbps || !s->iops || !s->p99_us || !s->pos)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct series_bucket *b = &r->whole[i];
+		const struct series_bucket *b = i == n - 1 ? &tail : &r->whole[i];
 		double sec = b->dur_ns ? (double)b->dur_ns / 1e9 : 0;
 		s->mbps[i] = sec > 0 ? (float)((double)(b->rbytes + b->wbytes) / sec / 1e6) : 0;
 		s->iops[i] = sec > 0 ? (float)((double)b->ios / sec) : 0;

@@ -361,6 +361,28 @@ test_series_whole(void **state)
 	assert_true(fabsf(sv.mbps[sv.n - 1] - 10.0f) < 0.01f);
 	assert_true(sv.p99_us[0] == 5e6f);
 	assert_int_equal(sv.interval_ms, 100 * s.span);
+	/* a last interval cut short (5 ms, one 1 MB I/O: "200 MB/s") folds into
+	 * the bucket before it instead of drawing a spike at the drive's end */
+	struct series t;
+	assert_int_equal(series_init(&t, 16), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		struct series_sample x = { .end_ns = (i + 1) * 100000000ull, .dur_ns = 100000000u,
+					   .ios = 10, .rbytes = 10000000, .p99_us = 20, .pos = 0.3f * (float)(i + 1) };
+		series_push(&t, &x);
+	}
+	struct series_sample cut = { .end_ns = 305000000ull, .dur_ns = 5000000u, .ios = 1,
+				     .rbytes = 1000000, .p99_us = 30, .pos = 1.0f };
+	series_push(&t, &cut);
+	struct saved_series tv;
+	assert_int_equal(series_save_whole(&t, 100, &tv), 0);
+	assert_int_equal(tv.n, 3);
+	assert_true(fabsf(tv.mbps[2] - 11.0f / 0.105f) < 0.01f);
+	assert_true(tv.pos[2] == 1.0f && tv.p99_us[2] == 30.0f);
+	free(tv.mbps);
+	free(tv.iops);
+	free(tv.p99_us);
+	free(tv.pos);
+	series_free(&t);
 	/* the bytes after a time, for the common window */
 	assert_true(series_bytes_after(&s, 7199ull * 1000000000ull) == 10000000);
 	free(sv.mbps);
