@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "bench/bench.h"
+#include "history/history.h"
 #include "inventory/inventory.h"
 #include "io/guard.h"
 #include "report/doc.h"
@@ -185,8 +186,10 @@ tui_result(void *ctx)
 	struct tui_ctx *c = ctx;
 	if (!c->r || !runner_wait(c->r, 0))
 		return NULL;
-	if (!c->have_res && runner_result(c->r, &c->res) == 0)
+	if (!c->have_res && runner_result(c->r, &c->res) == 0) {
 		c->have_res = true;
+		history_record(&c->res, &(struct history_opts){ .quiet = true });	/* a finished dashboard run */
+	}
 	return c->have_res ? &c->res : NULL;
 }
 

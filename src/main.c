@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "bench/bench.h"
 #include "main-tui.h"
+#include "history/history.h"
 #include "theme.h"
 #include "util/util.h"
 
@@ -24,11 +25,19 @@ struct command {
 	int (*fn)(int argc, char **argv, struct global_opts *g);
 };
 
+static int
+cmd_history(int argc, char **argv, struct global_opts *g)
+{
+	(void)g;
+	return history_cli(argc, argv);
+}
+
 static const struct command commands[] = {
 	{ "list", cli_list },
 	{ "run", cmd_run },
 	{ "show", tui_show },
 	{ "estimate", cli_estimate },
+	{ "history", cmd_history },
 };
 
 int
@@ -47,6 +56,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	argc = globals_extract(argc, argv, &g);
+	if (argc >= 0)
+		argc = history_take_args(argc, argv);	/* --db, --no-history */
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (globals_load_sim(&g))

@@ -5,6 +5,8 @@
 # "N passed, N failed, N skipped" (what CI reads).
 LOGS=build/test-logs
 mkdir -p "$LOGS"
+# runs record into a history database: never the real user's (src/history)
+XDG_DATA_HOME=$(mktemp -d "${TMPDIR:-/tmp}/ds-check-data.XXXXXX"); export XDG_DATA_HOME; trap 'rm -rf "$XDG_DATA_HOME"' EXIT
 pass=0 fail=0 skip=0 failed=""
 for t in "$@"; do
   name=$(echo "$t" | sed 's|^build/tests/|unit/|; s|^tests/||; s|\.sh$||')

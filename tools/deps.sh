@@ -3,7 +3,7 @@
 # Uses sudo when not root; retries once after refreshing the package lists.
 set -u
 PKGS="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
-libinih-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 fio tmux mandoc util-linux kmod
+libinih-dev libsqlite3-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 fio tmux mandoc util-linux kmod
 e2fsprogs xz-utils cpio busybox-static qemu-system-x86 python3 coreutils bash procps ncurses-base"
 PKGS="$PKGS valgrind"	# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 # `deps.sh fuzz`: the libFuzzer toolchain instead (make fuzz, tests/sys/fuzz-brief.sh)

@@ -9,11 +9,12 @@ cd "$(dirname "$0")/.."
 
 # folder: the folders it points at directly
 table='
-main: cli ui
+main: cli ui history
 ui: run bench inventory report cli
-cli: run bench report inventory
+cli: run bench report inventory history
 bench: run
 report: run
+history: report run
 run: io
 io: sim
 sim: inventory

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "history/history.h"
 #include "cli/internal.h"
 #include "cli/options.h"
 #include "report/doc.h"
@@ -152,6 +153,7 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 			exit_code = EXIT_OUTPUT;
 		}
 	}
+	history_record(&res, NULL);	/* never changes the exit code: a notice at most */
 	run_result_free(&res);
 	runner_destroy(r);	/* the scratch file goes here, whatever happened above */
 	plan_free(&p);
