@@ -130,19 +130,74 @@ print_wrapped(FILE *f, const char *who, const char *text)
 	fputc('\n', f);
 }
 
-static void
-print_drive(FILE *f, const struct drive *d)
+static const char *
+model_text(const struct drive *d)
 {
-	char cap[16], rot[16], smart[16], temp[8] = "", acc[48];
+	return d->model[0] ? d->model : (d->backing[0] ? d->backing : "?");
+}
+
+/* The model column is as wide as the longest model up to 20 (the table fits
+ * 100 columns; most ATA models fit, "WDC WD40EZRX-00SPEB0" is 20).  A longer
+ * one is cut with a '~' where it was cut, a backing file's path keeps its
+ * end (the file name); `list --json` has them whole. */
+#define MODEL_MAX 20
+static int
+model_width(const struct inventory *inv)
+{
+	int w = 5;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		int l = (int)strlen(model_text(&inv->drv[i]));
+		if (l > w)
+			w = l;
+	}
+	return w > MODEL_MAX ? MODEL_MAX : w;
+}
+
+static void
+model_cell(const struct drive *d, int mw, char *buf, size_t n)
+{
+	const char *m = model_text(d);
+	int l = (int)strlen(m);
+	if (l <= mw)
+		snprintf(buf, n, "%s", m);
+	else if (!d->model[0] && d->backing[0])
+		snprintf(buf, n, "~%s", m + l - (mw - 1));
+	else
+		snprintf(buf, n, "%.*s~", mw - 1, m);
+}
+
+/* A controller's name after its id and address, folded at a space so the
+ * line stays within 100 columns (never cut inside a word). */
+static void
+print_ctrl_name(FILE *f, int col, const char *name)
+{
+	int room = 100 - col;
+	while ((int)strlen(name) > room) {
+		int cut = room;
+		while (cut > 0 && name[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;	/* one word longer than the line: printed whole */
+		fprintf(f, "%.*s\n%*s", cut, name, 7, "");
+		name += cut + 1;
+		room = 100 - 7;
+	}
+	fprintf(f, "%s\n", name);
+}
+
+static void
+print_drive(FILE *f, const struct drive *d, int mw)
+{
+	char cap[16], rot[16], smart[16], temp[8] = "", acc[48], model[MODEL_MAX + 2];
 	fmt_capacity(&d->capacity_bytes, cap, sizeof cap);
 	fmt_rotation(d, rot, sizeof rot);
 	fmt_smart(d, smart, sizeof smart);
 	if (d->ata.smart.known && d->ata.smart.temperature_c.known)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
 	access_text(d, acc, sizeof acc);
-	const char *model = d->model[0] ? d->model : (d->backing[0] ? d->backing : "?");
-	fprintf(f, "  %-8.8s %-19.19s %7s %-4s %-8s %-4s %-8s %-9s %3s",
-		d->name, model, cap, sector_label(d), rot, trim_label(d),
+	model_cell(d, mw, model, sizeof model);
+	fprintf(f, "  %-8.8s %-*.*s %7s %-4s %-8s %-4s %-8s %-9s %3s",
+		d->name, mw, mw, model, cap, sector_label(d), rot, trim_label(d),
 		smr_verdict_name(d->smr.verdict), smart, temp);
 	if (d->access != ACC_OK && d->access != ACC_UNCHECKED)
 		fprintf(f, " %s", acc);
@@ -154,9 +209,9 @@ print_drive(FILE *f, const struct drive *d)
 }
 
 static void
-print_header(FILE *f)
+print_header(FILE *f, int mw)
 {
-	fprintf(f, "  %-8s %-19s %7s %-4s %-8s %-4s %-8s %-9s %3s\n", "DRIVE", "MODEL", "SIZE",
+	fprintf(f, "  %-8s %-*s %7s %-4s %-8s %-4s %-8s %-9s %3s\n", "DRIVE", mw, "MODEL", "SIZE",
 		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TMP");
 }
 
@@ -164,11 +219,12 @@ void
 inventory_print(FILE *f, const struct inventory *inv)
 {
 	bool *shown = inv->n_drv ? calloc(inv->n_drv, sizeof *shown) : NULL;
+	int mw = model_width(inv);
 	for (size_t c = 0; c < inv->n_ctrl; c++) {
 		const struct controller *k = &inv->ctrl[c];
 		char link[48];
 		fmt_link(&k->link, link, sizeof link);
-		fprintf(f, "%s  %s  %.78s\n", k->id, k->address, k->name[0] ? k->name : "?");
+		print_ctrl_name(f, fprintf(f, "%s  %s  ", k->id, k->address), k->name[0] ? k->name : "?");
 		fprintf(f, "       %s, %s", k->class_name[0] ? k->class_name : "?",
 			k->driver[0] ? k->driver : k->driver_known ? "no driver" : "driver unknown");
 		fprintf(f, ", %s", link);
@@ -188,9 +244,9 @@ inventory_print(FILE *f, const struct inventory *inv)
 			if (inv->drv[i].controller != (int)c)
 				continue;
 			if (!any)
-				print_header(f);
+				print_header(f, mw);
 			any = true;
-			print_drive(f, &inv->drv[i]);
+			print_drive(f, &inv->drv[i], mw);
 			if (shown)
 				shown[i] = true;
 		}
@@ -204,10 +260,10 @@ inventory_print(FILE *f, const struct inventory *inv)
 			continue;
 		if (!any) {
 			fprintf(f, "%s\n", inv->n_ctrl ? "other drives (no PCI controller found)" : "drives");
-			print_header(f);
+			print_header(f, mw);
 		}
 		any = true;
-		print_drive(f, &inv->drv[i]);
+		print_drive(f, &inv->drv[i], mw);
 	}
 	if (!inv->n_drv)
 		fprintf(f, "no drives found\n");

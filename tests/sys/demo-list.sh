@@ -44,6 +44,10 @@ PY
 "$DS" --demo list >"$T/l.txt" 2>&1 || fail "--demo list"
 grep -q "WD40EZRX" "$T/l.txt" || fail "text list lacks the rig's drives"
 grep -q "88SE9485" "$T/l.txt" || fail "text list lacks the 88SE9485"
+# whole names: a model is never cut short silently, a long controller name
+# folds at a space onto the next line instead of losing its end
+grep -q "WDC WD40EZRX-00SPEB0 " "$T/l.txt" || fail "text list cuts the model WDC WD40EZRX-00SPEB0"
+grep -q "^ *\[AHCI mode\]$" "$T/l.txt" || fail "the Intel controller's name lost its end: $(grep 'C210' "$T/l.txt")"
 
 # --check-model: one line naming file and line; exit 2 (bad input)
 "$DS" --check-model tests/fixtures/sim/bad-inner-above-outer.drive >"$T/c.out" 2>"$T/c.err"
