@@ -26,6 +26,28 @@ usage(FILE *f, int rc)
 	return rc;
 }
 
+/* The runs read so far, grown one at a time. */
+struct runs {
+	struct run_result *v;
+	size_t n, cap;
+};
+
+/* Room for one more at v[n] (zeroed).  0 / -ENOMEM. */
+static int
+runs_grow(struct runs *rs)
+{
+	if (rs->n < rs->cap)
+		return 0;
+	size_t cap = rs->cap ? rs->cap * 2 : 8;
+	struct run_result *v = realloc(rs->v, cap * sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	memset(v + rs->cap, 0, (cap - rs->cap) * sizeof *v);
+	rs->v = v;
+	rs->cap = cap;
+	return 0;
+}
+
 /* A run recorded in the history database, by its id.  The lead wires this
  * to history_run_json() + run_json_from_object() at merge. */
 static int
@@ -37,13 +59,12 @@ resolve_run_id(const char *id, struct run_result *out, char *err, size_t n)
 }
 
 /* Every run of a day (YYYY-MM-DD) from the history database, appended to
- * runs[*n..cap).  Wired to history_runs_on() at merge. */
+ * runs (grown with runs_grow).  Wired to history_runs_on() + resolve_run_id()
+ * at merge. */
 static int
-resolve_batch(const char *date, struct run_result *runs, size_t cap, size_t *n, char *err, size_t len)
+resolve_batch(const char *date, struct runs *rs, char *err, size_t len)
 {
-	(void)runs;
-	(void)cap;
-	(void)n;
+	(void)rs;
 	snprintf(err, len, "--batch %.32s: %s", date, NO_HISTORY);
 	return -ENOTSUP;
 }
@@ -111,25 +132,25 @@ report_cli(int argc, char **argv, struct global_opts *g)
 		goto out;
 	}
 
-	size_t cap = n_in + (batch ? 256 : 0), n = 0;
-	struct run_result *runs = calloc(cap, sizeof *runs);
-	const struct run_result **rp = calloc(cap, sizeof *rp);
+	struct runs rs = { 0 };
+	const struct run_result **rp = NULL;
 	char err[512] = "", path[4096];
-	if (!runs || !rp) {
-		fprintf(stderr, "diskscope: report: out of memory\n");
-		goto done;
-	}
 	for (size_t i = 0; i < n_in; i++) {
-		int e = is_file_arg(in[i]) ? run_json_load(in[i], &runs[n], err, sizeof err)
-					   : resolve_run_id(in[i], &runs[n], err, sizeof err);
+		if (runs_grow(&rs)) {
+			fprintf(stderr, "diskscope: report: out of memory\n");
+			goto done;
+		}
+		struct run_result *r = &rs.v[rs.n];
+		int e = is_file_arg(in[i]) ? run_json_load(in[i], r, err, sizeof err)
+					   : resolve_run_id(in[i], r, err, sizeof err);
 		if (e) {
-			run_result_free(&runs[n]);
+			run_result_free(r);
 			fprintf(stderr, "diskscope: report: %s\n", err);
 			goto done;
 		}
-		n++;
+		rs.n++;
 	}
-	if (batch && resolve_batch(batch, runs, cap, &n, err, sizeof err)) {
+	if (batch && resolve_batch(batch, &rs, err, sizeof err)) {
 		fprintf(stderr, "diskscope: report: %s\n", err);
 		goto done;
 	}
@@ -149,9 +170,14 @@ report_cli(int argc, char **argv, struct global_opts *g)
 			fprintf(stderr, "diskscope: report: %.256s: is an input, not an output (use -o)\n", out);
 			goto done;
 		}
-	for (size_t i = 0; i < n; i++)
-		rp[i] = &runs[i];
-	int w = html_report_write(rp, n, out);
+	rp = calloc(rs.n ? rs.n : 1, sizeof *rp);
+	if (!rp) {
+		fprintf(stderr, "diskscope: report: out of memory\n");
+		goto done;
+	}
+	for (size_t i = 0; i < rs.n; i++)
+		rp[i] = &rs.v[i];
+	int w = html_report_write(rp, rs.n, out);
 	if (w) {
 		fprintf(stderr, "diskscope: report: %s: %s\n", strcmp(out, "-") ? out : "stdout", strerror(-w));
 		goto done;
@@ -160,9 +186,9 @@ report_cli(int argc, char **argv, struct global_opts *g)
 		fprintf(stderr, "report: %s\n", out);
 	rc = 0;
 done:
-	for (size_t i = 0; runs && i < n; i++)
-		run_result_free(&runs[i]);
-	free(runs);
+	for (size_t i = 0; i < rs.n; i++)
+		run_result_free(&rs.v[i]);
+	free(rs.v);
 	free(rp);
 out:
 	free(in);

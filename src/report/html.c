@@ -37,7 +37,8 @@ static const char css[] =
 	"section.drive{border-top:1px solid #bbb;margin-top:18px}\n"
 	".meta{color:#555}\n"
 	"@page{size:A4;margin:12mm}\n"
-	"@media print{body{max-width:none;padding:0;background:#fff;color:#000}"
+	"@media print{body{max-width:none;padding:0;background:#fff;color:#000;font-size:12px}"
+	"table.result,table.steps{font-size:10px}td{overflow-wrap:anywhere}"
 	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
 	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";

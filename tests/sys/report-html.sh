@@ -70,6 +70,27 @@ sed '0,/<polyline points="[0-9.]*,[0-9.]* /s//<polyline points="/' "$T/surf.html
 cmp -s "$T/surf.html" "$T/dropped.html" && fail "control: no point dropped"
 python3 "$CHECK" static "$T/dropped.html" "$T/surf.json" >/dev/null && fail "a dropped point passed the count check"
 
+# hostile strings in a result file (a drive's model, a verdict, a table
+# cell, a target name) stay text: no tag, no script, no reference comes through
+python3 - "$T/sat.json" "$T/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["run"]
+evil = '</style><script>alert(1)</script><img src="http://evil.invalid/x">\u202e&amp;\x01'
+r["identity"]["targets"][0]["model"] = evil
+r["verdicts"][0]["text"] = evil
+r["verdicts"][0]["evidence"].append(evil)
+r["tables"][0]["title"] = evil
+r["notes"].append(evil)
+r["steps"][0]["label"] = evil[:40]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DS" report "$T/hostile.json" -o "$T/hostile.html" 2>"$T/err" || fail "hostile.json: $(cat "$T/err")"
+grep -q '&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;' "$T/hostile.html" || fail "the hostile model is not shown escaped"
+python3 "$CHECK" static "$T/hostile.html" "$T/hostile.json" >"$T/o" && fail "hostile.html passed: the check cannot see a URL in text?"
+grep -q 'external references' "$T/o" || fail "hostile.html: $(grep PROBLEM "$T/o")"
+[ "$(grep -c PROBLEM "$T/o")" -eq 1 ] || fail "hostile.html: more than the escaped URL: $(grep PROBLEM "$T/o")"
+
 # ---- bad input: one line, exit 2, nothing written ----
 echo '<p>old</p>' >"$T/keep.html"
 echo '{"schema": 1, "tool": {"name": "other"}}' >"$T/other.json"
