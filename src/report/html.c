@@ -85,6 +85,14 @@ html_escape(FILE *f, const char *s)
 				p++;
 				continue;
 			}
+			/* bidi overrides and isolates (U+202A-202E, U+2066-2069)
+			 * would turn the text after them around: a drive's
+			 * string must not reorder the page */
+			if (n == 3 && p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+						      (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+				p += n;
+				continue;
+			}
 			fwrite(p, 1, n, f);
 			p += n;
 			continue;

@@ -13,6 +13,7 @@ void html_report_print(FILE *f, const struct run_result *const *runs, size_t n);
 int html_report_write(const struct run_result *const *runs, size_t n, const char *path);
 
 /* s as HTML text or attribute value: & < > " ' escaped, control characters
- * dropped, invalid UTF-8 bytes as U+FFFD.  NULL prints nothing. */
+ * and bidi overrides dropped, invalid UTF-8 bytes as U+FFFD.  NULL prints
+ * nothing. */
 void html_escape(FILE *f, const char *s);
 #endif

@@ -26,7 +26,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 # Chromium as root needs --no-sandbox; its own profile in $T, nothing shared
 chrome() {
-	chromium --headless --no-sandbox --disable-gpu --disable-extensions --no-first-run \
+	timeout -k 5 300 chromium --headless --no-sandbox --disable-gpu --disable-extensions --no-first-run \
 		--user-data-dir="$T/profile" --force-device-scale-factor=1 --hide-scrollbars \
 		--force-color-profile=srgb --enable-logging=stderr --v=0 "$@" >"$T/chrome.out" 2>"$T/chrome.err"
 }
@@ -109,6 +109,9 @@ done
 "$DS" report "$T/sat.json" -o "$T/sat.json" 2>"$T/err" && fail "report over its own input"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/sat.json" || fail "the input was overwritten"
 "$DS" report 2>/dev/null; [ $? -eq 2 ] || fail "report without input: want exit 2"
+"$DS" report --batch 2026-12-01 -o "$T/keep.html" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 2026-12-01 "$T/err" || fail "--batch of a day with no runs: exit $rc: $(cat "$T/err")"
+[ "$(cat "$T/keep.html")" = "<p>old</p>" ] || fail "--batch: the output was touched"
 
 # ---- Chromium ----
 # the saturate page whole (17 charts): no console message, every chart inked

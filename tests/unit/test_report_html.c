@@ -44,6 +44,8 @@ test_escape(void **state)
 		{ "overlong \xc0\xbc", "overlong \xef\xbf\xbd\xef\xbf\xbd" },	/* not a hidden '<' */
 		{ "surrogate \xed\xa0\x80", "surrogate \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
 		{ "cut \xe2\x80", "cut \xef\xbf\xbd\xef\xbf\xbd" },
+		{ "rtl \xe2\x80\xaegpj.exe", "rtl gpj.exe" },		/* U+202E dropped */
+		{ "iso \xe2\x81\xa6x\xe2\x81\xa9", "iso x" },
 		{ "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
