@@ -109,8 +109,10 @@ done
 "$DS" report "$T/sat.json" -o "$T/sat.json" 2>"$T/err" && fail "report over its own input"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/sat.json" || fail "the input was overwritten"
 "$DS" report 2>/dev/null; [ $? -eq 2 ] || fail "report without input: want exit 2"
-"$DS" report --batch 2026-12-01 -o "$T/keep.html" 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 2026-12-01 "$T/err" || fail "--batch of a day with no runs: exit $rc: $(cat "$T/err")"
+"$DS" report --batch 2026-12-01 -o "$T/keep.html" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] || fail "--batch of a day with no runs: exit $rc, want 2"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 2026-12-01 "$T/err" || fail "--batch: not one line naming the day: $(cat "$T/err")"
 [ "$(cat "$T/keep.html")" = "<p>old</p>" ] || fail "--batch: the output was touched"
 
 # ---- Chromium ----
