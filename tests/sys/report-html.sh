@@ -112,7 +112,8 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/sat.json" || fail
 "$DS" report --batch 2026-12-01 -o "$T/keep.html" 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] || fail "--batch of a day with no runs: exit $rc, want 2"
-[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 2026-12-01 "$T/err" || fail "--batch: not one line naming the day: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "--batch: not one line: $(cat "$T/err")"
+grep -q 2026-12-01 "$T/err" || fail "--batch: the line does not name the day: $(cat "$T/err")"
 [ "$(cat "$T/keep.html")" = "<p>old</p>" ] || fail "--batch: the output was touched"
 
 # ---- Chromium ----
