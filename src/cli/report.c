@@ -115,7 +115,7 @@ report_cli(int argc, char **argv, struct global_opts *g)
 			free(in);
 			return usage(stdout, 0);
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--batch")) {
+		if (!strcmp(a, "-o") || !strcmp(a, "--batch")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "diskscope: report: %s needs a value\n", a);
 				goto out;
