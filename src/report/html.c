@@ -38,7 +38,8 @@ static const char css[] =
 	".meta{color:#555}\n"
 	"@page{size:A4;margin:12mm}\n"
 	"@media print{body{max-width:none;padding:0;background:#fff;color:#000;font-size:12px}"
-	"table.result,table.steps{font-size:10px}td{overflow-wrap:anywhere}"
+	"table.result,table.steps{font-size:10px}table.result td{overflow-wrap:anywhere}"
+	"figure.chart svg{width:330px;height:auto}ul.legend{margin-left:34px;max-width:300px}"
 	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
 	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
