@@ -209,9 +209,15 @@ legend(FILE *f, const struct line *ls, size_t n)
 	fputs("</ul>", f);
 }
 
+/* A vertical mark at x (NAN: none), grey: not a line of data. */
+struct mark {
+	double x;
+	const char *label;
+};
+
 static void
 lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t n,
-	    struct axes *a, const char *xtitle, const char *ytitle)
+	    struct axes *a, const char *xtitle, const char *ytitle, const struct mark *m)
 {
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
@@ -222,6 +228,17 @@ lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t
 	frame_open(f, cls, title, a, xtitle, ytitle);
 	for (size_t i = 0; i < n; i++)
 		line_draw(f, a, &ls[i], palette[i % ARRAY_SIZE(palette)]);
+	if (m && isfinite(m->x)) {
+		fputs("<g class=\"mark\"><line x1=\"", f);
+		svg_num(f, ax_x(a, m->x));
+		fputs("\" x2=\"", f);
+		svg_num(f, ax_x(a, m->x));
+		fprintf(f, "\" y1=\"%d\" y2=\"%d\"/><text x=\"", PY0 + 2, PY1 - 2);
+		svg_num(f, ax_x(a, m->x) + 4);
+		fprintf(f, "\" y=\"%d\">", PY0 + 14);
+		html_escape(f, m->label);
+		fputs("</text></g>\n", f);
+	}
 	frame_close(f);
 	legend(f, ls, n);
 	fputs("</figure>\n", f);
@@ -344,14 +361,14 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 		struct axes a = { .x0 = 0, .x1 = 100 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate by position: %s", target);
-		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s");
+		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", NULL);
 		drawn = true;
 	}
 	if (nt) {
 		struct axes a = { .x0 = 0, .x1 = tmax > 0 ? tmax : 1 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate over time: %s", target);
-		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s");
+		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s", NULL);
 		drawn = true;
 	}
 	if (drawn && skipped)
@@ -473,8 +490,16 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 		k++;
 	}
 	struct axes a = { .x0 = 0, .x1 = (double)maxd };
+	struct mark m = { NAN, "knee" };
+	char knee[32];
+	for (size_t i = 0; i < r->n_verdicts; i++)
+		if (!strcmp(r->verdicts[i].kind, "saturation") && r->verdicts[i].knee_drives > 0) {
+			m.x = r->verdicts[i].knee_drives;
+			snprintf(knee, sizeof knee, "knee: %d drives", r->verdicts[i].knee_drives);
+			m.label = knee;
+		}
 	lines_chart(f, "saturation", "Saturation: aggregate against ideal by drive count", ls, 2, &a,
-		    "drives", "MB/s");
+		    "drives", "MB/s", &m);
 	drawn = true;
 out:
 	free(ls[0].x);

@@ -30,7 +30,7 @@ static const char css[] =
 	".charts{display:flex;flex-wrap:wrap;gap:10px}.charts>p{flex-basis:100%;margin:0}figure.chart{margin:0;break-inside:avoid}\n"
 	"figcaption{font-weight:bold;font-size:13px}\n"
 	"svg{display:block;font:11px sans-serif}svg rect.plot{fill:#fff}svg rect.frame{fill:none;stroke:#555a60;stroke-width:3}\n"
-	"svg .grid line{stroke:#e2e4e8;stroke-width:1}svg .ticks text,svg text.axis{fill:#333}\n"
+	"svg .grid line{stroke:#e2e4e8;stroke-width:1}svg .mark line{stroke:#777;stroke-dasharray:3 3}svg .mark text{fill:#555}svg .ticks text,svg text.axis{fill:#333}\n"
 	"svg g.series polyline{fill:none;stroke-width:1.6;stroke-linejoin:round}svg g.series rect{stroke:none}\n"
 	"ul.legend{list-style:none;padding:0;margin:2px 0 0 56px;font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;max-width:480px}\n"
 	".swatch{display:inline-block;width:14px;height:4px;margin-right:5px;vertical-align:middle}\n"
