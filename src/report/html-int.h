@@ -6,10 +6,11 @@
 #include "run/result.h"
 
 /* The charts.  Each draws one <figure class="chart"> holding an <svg> with a
- * plot area <rect class="plot"> and one <g class="series" data-points="N">
- * per line or bar set (its polylines or rects hold exactly N points/bars):
- * the tests count them.  Each returns false (and draws nothing) when it has
- * nothing to show. */
+ * plot area <rect class="plot">, one <g class="series" data-points="N"> per
+ * line or bar set (its polylines or rects hold exactly N points/bars: the
+ * tests count them) and last a frame <rect class="frame"> over them (the
+ * tests find a chart in a screenshot by its colour).  Each returns false
+ * (and draws nothing) when it has nothing to show. */
 
 /* Rate by position (by_position slices or a series that crosses the drive)
  * and rate over time (the other series) of target across the run's steps. */

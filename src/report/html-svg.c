@@ -186,9 +186,10 @@ line_draw(FILE *f, const struct axes *a, const struct line *l, const char *colou
 		}
 		fputs(open ? " " : "<polyline points=\"", f);
 		open = true;
-		svg_num(f, ax_x(a, l->x[i]));
+		/* a value off the axes (a hand-edited file) stays on the frame */
+		svg_num(f, fmin(fmax(ax_x(a, l->x[i]), PX0), PX1));
 		fputc(',', f);
-		svg_num(f, ax_y(a, fmin(l->y[i], a->ymax)));
+		svg_num(f, ax_y(a, fmin(fmax(l->y[i], 0), a->ymax)));
 	}
 	if (open)
 		fputs("\"/>", f);
@@ -417,7 +418,7 @@ svg_hist_chart(FILE *f, const struct run_result *r, const char *target)
 		if (j && h->upper_us[j - 1] > 0 && h->upper_us[j] > h->upper_us[j - 1])
 			ratio = fmin(ratio, h->upper_us[j] / h->upper_us[j - 1]);
 	}
-	if (!isfinite(lo))
+	if (!isfinite(lo) || !cmax)
 		return false;
 	struct axes a = { .x0 = floor(log10(lo / ratio) * 4) / 4, .x1 = ceil(log10(hi) * 4) / 4, .xlog = true };
 	if (a.x1 - a.x0 < 1) {	/* at least one decade, centred */
