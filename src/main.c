@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "show", tui_show },
 	{ "estimate", cli_estimate },
 	{ "history", cmd_history },
+	{ "report", report_cli },
 };
 
 int

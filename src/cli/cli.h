@@ -50,6 +50,9 @@ int cli_list(int argc, char **argv, struct global_opts *g);
  * (usage, unreadable file, nothing measured in it). */
 int estimate_cli(int argc, char **argv);
 int cli_estimate(int argc, char **argv, struct global_opts *g);
+/* report.c: `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE]`:
+ * an HTML page.  Exit 0, 2 (usage, a bad input, the output not written). */
+int report_cli(int argc, char **argv, struct global_opts *g);
 /* Scan the inventory as the global options say; 0, or EXIT_USAGE with one
  * line on stderr (inv freed). */
 int cli_scan(struct inventory *inv, const struct global_opts *g);

@@ -1,0 +1,196 @@
+/* report.c - `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE.html|-]`:
+ * saved runs as one self-contained HTML page (report/html.c).  Every input
+ * is read before anything is written; a bad one is one line and exit 2 with
+ * no file left behind (the page goes to a temporary, renamed when whole). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cli.h"
+#include "report/doc.h"
+#include "report/html.h"
+#include "report/run.h"
+#include "util/util.h"
+
+#define NO_HISTORY "RUN-ID needs the history database (not in this build)"
+
+static int
+usage(FILE *f, int rc)
+{
+	fputs("usage: diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE.html|-]\n"
+	      "  one self-contained HTML page (charts, identity, verdicts, tables), printable to PDF;\n"
+	      "  several results or --batch DATE (a day's runs): a summary of every drive first.\n"
+	      "  Default output: the first RESULT.json with .html for .json (RUN-ID.html,\n"
+	      "  batch-DATE.html without a file); -o - writes to stdout.\n", f);
+	return rc;
+}
+
+/* The runs read so far, grown one at a time. */
+struct runs {
+	struct run_result *v;
+	size_t n, cap;
+};
+
+/* Room for one more at v[n] (zeroed).  0 / -ENOMEM. */
+static int
+runs_grow(struct runs *rs)
+{
+	if (rs->n < rs->cap)
+		return 0;
+	size_t cap = rs->cap ? rs->cap * 2 : 8;
+	struct run_result *v = realloc(rs->v, cap * sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	memset(v + rs->cap, 0, (cap - rs->cap) * sizeof *v);
+	rs->v = v;
+	rs->cap = cap;
+	return 0;
+}
+
+/* A run recorded in the history database, by its id.  The lead wires this
+ * to history_run_json() + run_json_from_object() at merge. */
+static int
+resolve_run_id(const char *id, struct run_result *out, char *err, size_t n)
+{
+	(void)out;
+	snprintf(err, n, "%.64s: %s", id, NO_HISTORY);
+	return -ENOTSUP;
+}
+
+/* Every run of a day (YYYY-MM-DD) from the history database, appended to
+ * runs (grown with runs_grow).  Wired to history_runs_on() + resolve_run_id()
+ * at merge. */
+static int
+resolve_batch(const char *date, struct runs *rs, char *err, size_t len)
+{
+	(void)rs;
+	snprintf(err, len, "--batch %.32s: %s", date, NO_HISTORY);
+	return -ENOTSUP;
+}
+
+/* A file, not a run id: it exists, or it looks like a path. */
+static bool
+is_file_arg(const char *a)
+{
+	struct stat st;
+	size_t n = strlen(a);
+	return stat(a, &st) == 0 || strchr(a, '/') || (n > 5 && !strcmp(a + n - 5, ".json"));
+}
+
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return strcmp(b, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* The default output name: X.json -> X.html beside it; a run id -> ID.html. */
+static int
+default_output(const char *first, const char *batch, bool file, char *buf, size_t n)
+{
+	if (!first)
+		return pathf(buf, n, "batch-%s.html", batch ? batch : "");
+	size_t len = strlen(first);
+	if (file && len > 5 && !strcmp(first + len - 5, ".json"))
+		return pathf(buf, n, "%.*s.html", (int)(len - 5), first);
+	return pathf(buf, n, "%s.html", first);
+}
+
+int
+report_cli(int argc, char **argv, struct global_opts *g)
+{
+	const char *out = NULL, *batch = NULL;
+	const char **in = calloc(argc > 0 ? argc : 1, sizeof *in);
+	size_t n_in = 0;
+	int rc = EXIT_USAGE;
+	(void)g;
+
+	if (!in)
+		return EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			free(in);
+			return usage(stdout, 0);
+		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--batch")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "diskscope: report: %s needs a value\n", a);
+				goto out;
+			}
+			*(a[2] == 'b' ? &batch : &out) = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "diskscope: report: unknown option '%s'\n", a);
+			goto out;
+		} else
+			in[n_in++] = a;
+	}
+	if (!n_in && !batch) {
+		usage(stderr, 0);
+		goto out;
+	}
+
+	struct runs rs = { 0 };
+	const struct run_result **rp = NULL;
+	char err[512] = "", path[4096];
+	for (size_t i = 0; i < n_in; i++) {
+		if (runs_grow(&rs)) {
+			fprintf(stderr, "diskscope: report: out of memory\n");
+			goto done;
+		}
+		struct run_result *r = &rs.v[rs.n];
+		int e = is_file_arg(in[i]) ? run_json_load(in[i], r, err, sizeof err)
+					   : resolve_run_id(in[i], r, err, sizeof err);
+		if (e) {
+			run_result_free(r);
+			fprintf(stderr, "diskscope: report: %s\n", err);
+			goto done;
+		}
+		rs.n++;
+	}
+	if (batch && resolve_batch(batch, &rs, err, sizeof err)) {
+		fprintf(stderr, "diskscope: report: %s\n", err);
+		goto done;
+	}
+	if (!out) {
+		if (default_output(n_in ? in[0] : NULL, batch, n_in && is_file_arg(in[0]), path, sizeof path)) {
+			fprintf(stderr, "diskscope: report: %.200s: name too long for an output (use -o)\n", in[0]);
+			goto done;
+		}
+		out = path;
+	}
+	if (doc_out_check(out, err, sizeof err)) {
+		fprintf(stderr, "diskscope: report: %s\n", err);
+		goto done;
+	}
+	for (size_t i = 0; i < n_in; i++)
+		if (same_file(in[i], out)) {
+			fprintf(stderr, "diskscope: report: %.256s: is an input, not an output (use -o)\n", out);
+			goto done;
+		}
+	rp = calloc(rs.n ? rs.n : 1, sizeof *rp);
+	if (!rp) {
+		fprintf(stderr, "diskscope: report: out of memory\n");
+		goto done;
+	}
+	for (size_t i = 0; i < rs.n; i++)
+		rp[i] = &rs.v[i];
+	int w = html_report_write(rp, rs.n, out);
+	if (w) {
+		fprintf(stderr, "diskscope: report: %s: %s\n", strcmp(out, "-") ? out : "stdout", strerror(-w));
+		goto done;
+	}
+	if (strcmp(out, "-"))
+		fprintf(stderr, "report: %s\n", out);
+	rc = 0;
+done:
+	for (size_t i = 0; i < rs.n; i++)
+		run_result_free(&rs.v[i]);
+	free(rs.v);
+	free(rp);
+out:
+	free(in);
+	return rc;
+}

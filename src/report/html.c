@@ -1,0 +1,553 @@
+/* html.c - `diskscope report`: one self-contained HTML5 page for saved runs.
+ * Inline CSS (with print rules: white paper, a page per drive) and inline
+ * SVG (html-svg.c); a Content-Security-Policy that allows nothing else, so a
+ * browser refuses (and says so) any script or outside resource.  Unknown
+ * values are "unknown" or "—", never 0. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include "report/doc.h"
+#include "report/html.h"
+#include "report/html-int.h"
+
+#define DASH "—"
+
+static const char css[] =
+	"body{font:14px/1.4 sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:1140px;padding:12px 20px}\n"
+	"h1{font-size:22px;margin:8px 0}h2{font-size:18px;border-bottom:2px solid #444;margin-top:28px}\n"
+	"h3{font-size:15px;margin:18px 0 6px}\n"
+	"table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #ccc;padding:2px 7px;vertical-align:top}\n"
+	"th{background:#eef0f3;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"table.kv th{width:11em}.unknown{color:#888}\n"
+	".lvl{display:inline-block;min-width:3.4em;text-align:center;font-weight:bold;border-radius:3px;padding:0 4px;color:#fff}\n"
+	".l-pass{background:#2b8a3e}.l-warn{background:#c77700}.l-fail{background:#c92a2a}.l-info{background:#5c6b7a}.l-none{background:#999}\n"
+	"ul.verdicts{list-style:none;padding:0}ul.verdicts>li{margin:6px 0;padding:4px 8px;border-left:5px solid #5c6b7a;background:#f6f7f9}\n"
+	"ul.verdicts>li.v-pass{border-color:#2b8a3e}ul.verdicts>li.v-warn{border-color:#c77700}ul.verdicts>li.v-fail{border-color:#c92a2a}\n"
+	"ul.evidence{margin:3px 0 0 1em;padding-left:1em;color:#333;font-size:13px}\n"
+	".charts{display:flex;flex-wrap:wrap;gap:10px}.charts>p{flex-basis:100%;margin:0}figure.chart{margin:0;break-inside:avoid}\n"
+	"figcaption{font-weight:bold;font-size:13px}\n"
+	"svg{display:block;font:11px sans-serif}svg rect.plot{fill:#fff}svg rect.frame{fill:none;stroke:#555a60;stroke-width:3}\n"
+	"svg .grid line{stroke:#e2e4e8;stroke-width:1}svg .mark line{stroke:#777;stroke-dasharray:3 3}svg .mark text{fill:#555}svg .ticks text,svg text.axis{fill:#333}\n"
+	"svg g.series polyline{fill:none;stroke-width:1.6;stroke-linejoin:round}svg g.series rect{stroke:none}\n"
+	"ul.legend{list-style:none;padding:0;margin:2px 0 0 56px;font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;max-width:480px}\n"
+	".swatch{display:inline-block;width:14px;height:4px;margin-right:5px;vertical-align:middle}\n"
+	"section.drive{border-top:1px solid #bbb;margin-top:18px}\n"
+	".meta{color:#555}\n"
+	"@page{size:A4;margin:12mm}\n"
+	"@media print{body{max-width:none;padding:0;background:#fff;color:#000;font-size:12px}"
+	"table.result,table.steps{font-size:10px}table.result td{overflow-wrap:anywhere}"
+	"figure.chart svg{width:330px;height:auto}ul.legend{margin-left:34px;max-width:300px}"
+	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
+	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+
+/* ---- escaping ---- */
+
+/* The length of the valid UTF-8 sequence at s, 0 when invalid. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	if (s[0] >= 0xf5 || s[0] < 0xc2)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||	/* overlong, surrogate */
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+void
+html_escape(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p;) {
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		case '\t': case '\n': fputc(' ', f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				break;		/* a control character: nothing a page shows */
+			if (*p < 0x80) {
+				fputc(*p, f);
+				break;
+			}
+			size_t n = utf8_len(p);
+			if (!n) {
+				fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+				p++;
+				continue;
+			}
+			/* bidi overrides and isolates (U+202A-202E, U+2066-2069)
+			 * would turn the text after them around: a drive's
+			 * string must not reorder the page */
+			if (n == 3 && p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+						      (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+				p += n;
+				continue;
+			}
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
+		p++;
+	}
+}
+
+static void
+esc_or(FILE *f, const char *s, const char *unknown)
+{
+	if (s && s[0])
+		html_escape(f, s);
+	else
+		fprintf(f, "<span class=\"unknown\">%s</span>", unknown);
+}
+
+/* ---- verdicts per drive ---- */
+
+static int
+level_rank(enum verdict_level lv)
+{
+	return lv == VL_FAIL ? 3 : lv == VL_WARN ? 2 : lv == VL_PASS ? 1 : 0;
+}
+
+/* Does verdict v speak of target t ("sim:sim4: FAIL ...", "sda (step 7): ...")? */
+static bool
+verdict_of(const struct verdict *v, const char *t)
+{
+	size_t n = strlen(t);
+	return n && !strncmp(v->text, t, n) && (v->text[n] == ':' || v->text[n] == ' ');
+}
+
+static bool
+verdict_of_any(const struct run_result *r, const struct verdict *v)
+{
+	for (size_t i = 0; i < r->targets.n; i++)
+		if (verdict_of(v, r->targets.v[i]))
+			return true;
+	for (size_t i = 0; i < r->ident_targets.n; i++)
+		if (verdict_of(v, r->ident_targets.v[i]))
+			return true;
+	return false;
+}
+
+/* The worst verdict about target t: its own, else (one drive, or verdicts
+ * about no drive in particular: a saturation) the run's worst. */
+static const struct verdict *
+drive_verdict(const struct run_result *r, const char *t)
+{
+	const struct verdict *best = NULL;
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (size_t i = 0; i < r->n_verdicts; i++) {
+			const struct verdict *v = &r->verdicts[i];
+			bool mine = pass == 0 ? verdict_of(v, t) : !verdict_of_any(r, v) && strcmp(v->kind, "summary");
+			if (mine && (!best || level_rank(v->level) > level_rank(best->level)))
+				best = v;
+		}
+	return best;
+}
+
+/* The first reason: the sentence without "target: " and "LEVEL: ", else its
+ * first evidence line. */
+static const char *
+first_reason(const struct verdict *v, const char *t)
+{
+	const char *s = v->text;
+	if (verdict_of(v, t)) {
+		s += strlen(t);
+		s += strspn(s, ": ");
+	}
+	static const char *const lv[] = { "PASS", "WARN", "FAIL", "INFO" };
+	for (size_t i = 0; i < ARRAY_SIZE(lv); i++)
+		if (!strncmp(s, lv[i], 4) && (s[4] == ':' || !s[4])) {
+			s += 4;
+			s += strspn(s, ": ");
+			break;
+		}
+	if (!*s && v->evidence.n)
+		s = v->evidence.v[0];
+	return s;
+}
+
+static void
+level_badge(FILE *f, const struct verdict *v)
+{
+	if (!v) {
+		fputs("<span class=\"lvl l-none\">" DASH "</span>", f);
+		return;
+	}
+	const char *n = verdict_level_name(v->level);
+	fprintf(f, "<span class=\"lvl l-%s\">", n);
+	for (const char *c = n; *c; c++)
+		fputc(*c - 'a' + 'A', f);
+	fputs("</span>", f);
+}
+
+/* ---- pieces ---- */
+
+static const char *
+drive_name(const struct run_result *r, size_t i)
+{
+	return i < r->ident_targets.n ? r->ident_targets.v[i] : i < r->targets.n ? r->targets.v[i] : "";
+}
+
+static size_t
+drive_count(const struct run_result *r)
+{
+	return r->n_ident ? r->n_ident : r->targets.n;
+}
+
+static const struct target_ident *
+drive_ident(const struct run_result *r, size_t i)
+{
+	return r->n_ident && i < r->n_ident ? &r->ident[i] : NULL;
+}
+
+static void
+time_text(time_t t, char *buf, size_t n)
+{
+	struct tm tm;
+	if (t <= 0 || !gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, n, "unknown");
+}
+
+static void
+bytes_text(uint64_t b, char *buf, size_t n)
+{
+	if (b >= 1000000000ULL)
+		snprintf(buf, n, "%.1f GB (%" PRIu64 " bytes)", b / 1e9, b);
+	else if (b >= 1048576 && b % 1048576 == 0)
+		snprintf(buf, n, "%" PRIu64 " MiB", b >> 20);
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 " KiB", b >> 10);
+	else
+		snprintf(buf, n, "%" PRIu64 " bytes", b);
+}
+
+static void
+kv_row(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "<tr><th>%s</th><td>", k);
+	esc_or(f, v, "unknown");
+	fputs("</td></tr>\n", f);
+}
+
+static void
+run_header(FILE *f, const struct run_result *r)
+{
+	char b[256], b2[64];
+	fputs("<table class=\"kv\">\n", f);
+	kv_row(f, "run id", r->run_id);
+	kv_row(f, "test", r->test);
+	kv_row(f, "host", r->host);
+	time_text(r->started, b, sizeof b);
+	kv_row(f, "started", b);
+	if (r->seconds > 0)
+		snprintf(b, sizeof b, "%.1f s%s", r->seconds, r->virtual_time ? " (simulated clock)" : "");
+	else
+		b[0] = 0;
+	kv_row(f, "duration", b);
+	kv_row(f, "diskscope version", r->version);
+	fputs("<tr><th>targets</th><td>", f);
+	for (size_t i = 0; i < r->targets.n; i++) {
+		fputs(i ? ", " : "", f);
+		html_escape(f, r->targets.v[i]);
+	}
+	fputs(r->targets.n ? "" : "<span class=\"unknown\">unknown</span>", f);
+	fputs("</td></tr>\n", f);
+	const struct run_params *p = &r->params;
+	b2[0] = 0;
+	if (p->bs)
+		bytes_text(p->bs, b2, sizeof b2);
+	int o = snprintf(b, sizeof b, "block %s, queue depth %u, %s, %d %% reads", p->bs ? b2 : "unknown", p->qd,
+			 p->pattern[0] ? p->pattern : "pattern unknown", p->rw_mix);
+	if (p->seconds > 0)
+		o += snprintf(b + o, sizeof b - o, ", %.0f s per step", p->seconds);
+	if (p->size) {
+		bytes_text(p->size, b2, sizeof b2);
+		o += snprintf(b + o, sizeof b - o, ", %s per target", b2);
+	}
+	if (p->region_lba)
+		o += snprintf(b + o, sizeof b - o, ", LBA %" PRIu64 "-%" PRIu64, p->region_lba_start,
+			      p->region_lba_end);
+	else if (p->region_start > 0 || (p->region_end > 0 && p->region_end < 1))
+		o += snprintf(b + o, sizeof b - o, ", region %.0f-%.0f %%", p->region_start * 100,
+			      p->region_end * 100);
+	if (p->engine[0])
+		o += snprintf(b + o, sizeof b - o, ", engine %s", p->engine);
+	snprintf(b + o, sizeof b - o, ", seed %" PRIu64, p->seed);
+	kv_row(f, "parameters", b);
+	if (r->ceiling_mbps > 0) {
+		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
+		kv_row(f, "link ceiling", b);
+	}
+	if (r->interrupted || r->failed)
+		kv_row(f, "state", r->interrupted ? "interrupted: partial result" : "a step could not run (see notes)");
+	fputs("</table>\n", f);
+}
+
+static void
+verdict_list(FILE *f, const struct run_result *r)
+{
+	if (!r->n_verdicts) {
+		fputs("<p class=\"unknown\">no verdicts</p>\n", f);
+		return;
+	}
+	fputs("<ul class=\"verdicts\">\n", f);
+	for (size_t i = 0; i < r->n_verdicts; i++) {
+		const struct verdict *v = &r->verdicts[i];
+		fprintf(f, "<li class=\"v-%s\">", verdict_level_name(v->level));
+		level_badge(f, v);
+		fputs(" <b>", f);
+		html_escape(f, v->kind);
+		fputs("</b>: ", f);
+		html_escape(f, v->text);
+		if (v->evidence.n) {
+			fputs("<ul class=\"evidence\">", f);
+			for (size_t j = 0; j < v->evidence.n; j++) {
+				fputs("<li>", f);
+				html_escape(f, v->evidence.v[j]);
+				fputs("</li>", f);
+			}
+			fputs("</ul>", f);
+		}
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+static void
+ident_table(FILE *f, const struct target_ident *id)
+{
+	char b[96];
+	fputs("<table class=\"kv ident\">\n", f);
+	kv_row(f, "model", id ? id->model : NULL);
+	kv_row(f, "serial", id ? id->serial : NULL);
+	kv_row(f, "WWN", id ? id->wwn : NULL);
+	kv_row(f, "firmware", id ? id->firmware : NULL);
+	b[0] = 0;
+	if (id && id->capacity.known)
+		bytes_text(id->capacity.v, b, sizeof b);
+	kv_row(f, "capacity", b);
+	b[0] = 0;
+	if (id && id->logical.known && id->physical.known)
+		snprintf(b, sizeof b, "%" PRIu64 " logical, %" PRIu64 " physical%s%s", id->logical.v, id->physical.v,
+			 id->sector_source[0] ? " (from " : "", id->sector_source[0] ? id->sector_source : "");
+	else if (id && id->logical.known)
+		snprintf(b, sizeof b, "%" PRIu64 " logical, physical unknown", id->logical.v);
+	if (b[0] && id->sector_source[0])
+		strncat(b, ")", sizeof b - strlen(b) - 1);
+	kv_row(f, "sector sizes", b);
+	kv_row(f, "controller", id ? id->controller : NULL);
+	kv_row(f, "port", id ? id->port : NULL);
+	fputs("</table>\n", f);
+}
+
+/* Every step's figures for every target, as `run` prints them. */
+static void
+steps_table(FILE *f, const struct run_result *r)
+{
+	fputs("<table class=\"steps\"><caption>Steps</caption>\n<tr><th>step</th><th>what</th><th>target</th>"
+	      "<th>MB/s</th><th>IOPS</th><th>p99 latency</th><th>errors</th><th>note</th></tr>\n", f);
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct step_result *s = &r->steps[i];
+		for (size_t j = 0; j < s->n_res; j++) {
+			const struct target_result *t = &s->res[j];
+			fprintf(f, "<tr><td class=\"n\">%u</td><td>", s->index);
+			esc_or(f, s->label, DASH);
+			fputs("</td><td>", f);
+			html_escape(f, t->target);
+			if (t->ios)
+				fprintf(f, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.0f</td>", t->mbps, t->iops);
+			else
+				fputs("</td><td class=\"n\">" DASH "</td><td class=\"n\">" DASH "</td>", f);
+			if (t->lat.known)
+				fprintf(f, "<td class=\"n\">%.2f ms</td>", t->lat.p99 / 1000);
+			else
+				fputs("<td class=\"n\">" DASH "</td>", f);
+			fprintf(f, "<td class=\"n\">%" PRIu64 "</td><td>", t->err.count);
+			html_escape(f, t->note);
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+static void
+result_table(FILE *f, const struct result_table *t)
+{
+	char b[256];
+	fputs("<table class=\"result\" data-name=\"", f);
+	html_escape(f, t->name);
+	fputs("\"><caption>", f);
+	esc_or(f, t->title[0] ? t->title : t->name, DASH);
+	fputs("</caption>\n<tr>", f);
+	for (size_t c = 0; c < t->n_cols; c++) {
+		fputs("<th>", f);
+		html_escape(f, t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
+		if (t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%")) {
+			fputs(" (", f);
+			html_escape(f, t->cols[c].unit);
+			fputs(")", f);
+		}
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t row = 0; row < t->n_rows; row++) {
+		fputs("<tr>", f);
+		for (size_t c = 0; c < t->n_cols; c++) {
+			const struct result_cell *cell = &t->cells[row * t->n_cols + c];
+			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
+			if (!cell->known)
+				fputs("<span class=\"unknown\">" DASH "</span>", f);
+			else {
+				table_cell_text(t, row, c, b, sizeof b);
+				html_escape(f, b);
+			}
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void
+drive_section(FILE *f, const struct run_result *r, size_t ri, size_t i)
+{
+	const char *t = drive_name(r, i);
+	const struct target_ident *id = drive_ident(r, i);
+	const struct verdict *v = drive_verdict(r, t);
+
+	fprintf(f, "<section class=\"drive\" id=\"d%zu-%zu\">\n<h3>", ri, i);
+	level_badge(f, v);
+	fputc(' ', f);
+	html_escape(f, t);
+	if (id && id->model[0]) {
+		fputs(" — ", f);
+		html_escape(f, id->model);
+	}
+	fputs("</h3>\n", f);
+	if (v) {
+		fputs("<p>", f);
+		html_escape(f, v->text);
+		fputs("</p>\n", f);
+	}
+	ident_table(f, id);
+	fputs("<div class=\"charts\">\n", f);
+	double cap = id && id->capacity.known ? (double)id->capacity.v : 0;
+	bool any = svg_rate_charts(f, r, t, cap);
+	any |= svg_hist_chart(f, r, t);
+	if (!any)
+		fputs("<p class=\"unknown\">no samples to chart for this drive</p>\n", f);
+	fputs("</div>\n</section>\n", f);
+}
+
+static void
+run_section(FILE *f, const struct run_result *r, size_t ri)
+{
+	fprintf(f, "<section class=\"run\" id=\"r%zu\">\n<h2>", ri);
+	esc_or(f, r->test, "unknown test");
+	fputs(" <span class=\"meta\">run ", f);
+	esc_or(f, r->run_id, "unknown");
+	fputs("</span></h2>\n", f);
+	run_header(f, r);
+	fputs("<h3>Verdicts</h3>\n", f);
+	verdict_list(f, r);
+	if (r->n_steps > 1)
+		svg_saturation_chart(f, r);
+	for (size_t i = 0; i < drive_count(r); i++)
+		drive_section(f, r, ri, i);
+	fputs("<section class=\"tables\">\n<h3>Results</h3>\n", f);
+	steps_table(f, r);
+	for (size_t i = 0; i < r->n_tables; i++)
+		result_table(f, &r->tables[i]);
+	if (r->notes.n) {
+		fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n", f);
+		for (size_t i = 0; i < r->notes.n; i++) {
+			fputs("<li>", f);
+			html_escape(f, r->notes.v[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	fputs("</section>\n</section>\n", f);
+}
+
+/* Every drive of every run: its verdict and first reason. */
+static void
+summary_table(FILE *f, const struct run_result *const *runs, size_t n)
+{
+	fputs("<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th>test</th><th>run</th><th>drive</th>"
+	      "<th>model</th><th>serial</th><th>verdict</th><th>first reason</th></tr>\n", f);
+	for (size_t ri = 0; ri < n; ri++) {
+		const struct run_result *r = runs[ri];
+		for (size_t i = 0; i < drive_count(r); i++) {
+			const char *t = drive_name(r, i);
+			const struct target_ident *id = drive_ident(r, i);
+			const struct verdict *v = drive_verdict(r, t);
+			fputs("<tr><td>", f);
+			esc_or(f, r->test, "unknown");
+			fputs("</td><td>", f);
+			if (r->run_id[0])
+				fprintf(f, "%.8s", r->run_id);	/* hex: nothing to escape */
+			else
+				fputs("<span class=\"unknown\">unknown</span>", f);
+			fprintf(f, "</td><td><a href=\"#d%zu-%zu\">", ri, i);
+			html_escape(f, t);
+			fputs("</a></td><td>", f);
+			esc_or(f, id ? id->model : NULL, "unknown");
+			fputs("</td><td>", f);
+			esc_or(f, id ? id->serial : NULL, "unknown");
+			fputs("</td><td>", f);
+			level_badge(f, v);
+			fputs("</td><td>", f);
+			esc_or(f, v ? first_reason(v, t) : NULL, DASH);
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+void
+html_report_print(FILE *f, const struct run_result *const *runs, size_t n)
+{
+	size_t drives = 0;
+	for (size_t i = 0; i < n; i++)
+		drives += drive_count(runs[i]);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>diskscope report", f);
+	if (n == 1) {
+		fputs(": ", f);
+		html_escape(f, runs[0]->test);
+		fputs(" ", f);
+		html_escape(f, runs[0]->run_id);
+	}
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>diskscope report</h1>\n"
+		   "<p class=\"meta\">%zu run%s, %zu drive%s; written by diskscope %s</p></header>\n",
+		css, n, n == 1 ? "" : "s", drives, drives == 1 ? "" : "s", DS_VERSION);
+	if (drives > 1 || n > 1)
+		summary_table(f, runs, n);
+	for (size_t i = 0; i < n; i++)
+		run_section(f, runs[i], i);
+	fputs("</body>\n</html>\n", f);
+}
+
+int
+html_report_write(const struct run_result *const *runs, size_t n, const char *path)
+{
+	struct doc_out o;
+	int rc = doc_out_open(&o, path);
+	if (rc)
+		return rc;
+	html_report_print(o.f, runs, n);
+	return doc_out_commit(&o);
+}
