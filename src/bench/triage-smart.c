@@ -12,6 +12,7 @@
 #include "inventory/inventory.h"
 #include "sim/drive.h"
 #include "sim/model.h"
+#include "sim/sim.h"
 
 const uint8_t triage_smart_ids[TRI_SMART_N] = { 5, 187, 188, 196, 197, 198, 199 };
 
@@ -91,6 +92,7 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct 
 	if (sim && !sim_rig_get(&rig, &ctrls, err, sizeof(err)) && rig) {
 		o.demo = true;
 		o.demo_rig = rig->file;	/* the rig loaded now: kept as it is */
+		o.extra_drives = sim_inventory_source;	/* without it the scan fails: no SMART */
 	}
 	struct inventory inv = { 0 };
 	int rc = inventory_scan(&inv, &o);

@@ -61,4 +61,7 @@ rc=$?
 grep -E "^summary" "$T/out"
 [ $rc -eq 0 ] || fail "three healthy peers: exit $rc, want 0: $(tail -5 "$T/out")"
 grep -q "^summary: 3 drives: 3 pass, 0 warn, 0 fail$" "$T/out" || fail "summary of three healthy drives"
+# SMART before and after comes from the rig's drives as `list` shows them
+grep -q "temperature: 31 C (limit 55 C)" "$T/out" || fail "no temperature from the rig's SMART: $(grep -i smart "$T/out" | head -3)"
+grep -q "SMART delta: none of 5, 187, 188, 196, 197, 198, 199 grew" "$T/out" || fail "no SMART delta on the rig"
 echo PASS
