@@ -5,7 +5,8 @@ set -u
 PKGS="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
 libinih-dev libsqlite3-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 fio tmux mandoc util-linux kmod
 e2fsprogs xz-utils cpio busybox-static qemu-system-x86 python3 coreutils bash procps ncurses-base"
-PKGS="$PKGS valgrind"	# tests/sys/sanitizers.sh: list and the dashboard under memcheck
+PKGS="$PKGS valgrind"
+PKGS="$PKGS libpq-dev postgresql"	# history on a PostgreSQL server; tests/sys/history-pg.sh	# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 # `deps.sh fuzz`: the libFuzzer toolchain instead (make fuzz, tests/sys/fuzz-brief.sh)
 [ "${1:-}" = fuzz ] && PKGS="clang-14 libclang-rt-14-dev"
 missing=""
