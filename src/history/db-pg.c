@@ -136,9 +136,10 @@ p_begin(struct hdb *h, bool migrate, char *err, size_t n)
 	return p_exec(h, migrate ? "BEGIN; SELECT pg_advisory_xact_lock(1685287777)" : "BEGIN", err, n);
 }
 
-/* ?N -> $N, ? -> $k (our SQL has no ? inside literals). */
+/* ?N -> $N, ? -> $k (our SQL has no ? inside literals); *np the highest
+ * number, so parameters left unbound go as NULL. */
 static char *
-dollars(const char *sql)
+dollars(const char *sql, int *np)
 {
 	char *o = malloc(strlen(sql) * 3 + 1), *w = o;
 	int k = 0;
@@ -151,9 +152,13 @@ dollars(const char *sql)
 			continue;
 		}
 		*w++ = '$';
-		if (s[1] >= '0' && s[1] <= '9')
+		if (s[1] >= '0' && s[1] <= '9') {
+			int v = atoi(s + 1);
+			*np = v > *np ? v : *np;
 			continue;	/* the digits follow */
+		}
 		w += sprintf(w, "%d", ++k);
+		*np = k > *np ? k : *np;
 	}
 	*w = 0;
 	return o;
@@ -169,14 +174,19 @@ p_step(struct hst *st)
 		const char *vals[HST_MAXP];
 		char nums[HST_MAXP][40];
 		Oid types[HST_MAXP];
-		char *sql = dollars(st->sql);
+		int np = st->np;
+		char *sql = dollars(st->sql, &np);
 		st->started = true;
 		if (!sql)
 			return -ENOMEM;
-		for (int i = 0; i < st->np; i++) {
+		if (np > HST_MAXP)
+			abort();	/* a programming error: the SQL is ours */
+		for (int i = st->np; i < np; i++)
+			memset(&st->p[i], 0, sizeof st->p[i]);
+		for (int i = 0; i < np; i++) {
 			const struct hparam *q = &st->p[i];
 			vals[i] = NULL;
-			types[i] = OID_TEXT;
+			types[i] = q->text ? OID_TEXT : 0;	/* an untyped NULL: the column's type */
 			if (q->type == HP_TEXT)
 				vals[i] = q->s;
 			else if (q->type == HP_INT) {
@@ -189,7 +199,7 @@ p_step(struct hst *st)
 				types[i] = OID_FLOAT8;
 			}
 		}
-		r = PQexecParams(p->c, sql, st->np, types, vals, NULL, NULL, 0);
+		r = PQexecParams(p->c, sql, np, types, vals, NULL, NULL, 0);
 		free(sql);
 		st->impl = r;
 		ExecStatusType s = PQresultStatus(r);

@@ -71,6 +71,7 @@ hst_text(struct hst *st, int i, const char *s)
 {
 	struct hparam *p = slot(st, i);
 
+	p->text = true;
 	if (s && *s && (p->s = strdup(s)))
 		p->type = HP_TEXT;
 }

@@ -19,6 +19,7 @@ struct hparam {
 	int64_t i;
 	double d;
 	char *s;
+	bool text;	/* bound as text: a NULL one is still typed text */
 };
 
 struct hdb;
