@@ -27,16 +27,31 @@ history_off(void)
 	return opt_off;
 }
 
+/* A URL or conninfo to print: its password, if any, as "***". */
+static void
+masked(const char *v, char *buf, size_t n)
+{
+	const char *s = strstr(v, "://"), *at, *colon, *pw;
+
+	snprintf(buf, n, "%s", v);
+	if (s && (at = strchr(s + 3, '@')) && (colon = memchr(s + 3, ':', (size_t)(at - s - 3))) &&
+	    !memchr(s + 3, '/', (size_t)(at - s - 3)))
+		snprintf(buf, n, "%.*s***%s", (int)(colon + 1 - v), v, at);
+	else if ((pw = strstr(v, "password=")))
+		snprintf(buf, n, "%.*s***%s", (int)(pw + 9 - v), v, pw + 9 + strcspn(pw + 9, " "));
+}
+
 /* A --db value: one line on stderr when it cannot be one. */
 static int
 check_db(const char *v)
 {
 	const char *rest;
-	char err[256];
+	char err[256], shown[512];
 
 	if (hdb_backend(v, &rest) == &hdb_pg_ops) {
 		if (hdb_pg_check(v, err, sizeof err)) {
-			fprintf(stderr, "diskscope: --db %s: not a PostgreSQL URL or conninfo: %s\n", v, err);
+			masked(v, shown, sizeof shown);
+			fprintf(stderr, "diskscope: --db %s: not a PostgreSQL URL or conninfo: %s\n", shown, err);
 			return -1;
 		}
 		return 0;
