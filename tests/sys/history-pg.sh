@@ -57,6 +57,25 @@ cat "$T"/c[1-4]
   fail "concurrent: $(q "SELECT count(*) FROM run_target WHERE target = 'sim:sim9'") of 4 runs landed"
 [ "$(q "SELECT count(DISTINCT drive) FROM run_target WHERE target = 'sim:sim9'")" = 1 ] || fail "concurrent: one drive, several rows"
 
+# one spooled run imported by two processes at once (two spools): it lands
+# once and both spools empty (the loser of the race meets the winner's run
+# row, rolls back and retries, then finds the run recorded)
+for round in 1 2 3 4 5 6 7 8; do
+  id=$(printf 'feed%028d' "$round")
+  for s in a b; do
+    mkdir -p "$T/sp$s/diskscope/spool"
+    python3 -c "import json,sys; d=json.load(open('tests/fixtures/history/seqread-sdb.json')); d['run']['identity']['run_id']=sys.argv[1]; json.dump(d,open(sys.argv[2],'w'))" \
+      "$id" "$T/sp$s/diskscope/spool/$id.json" || fail "spool fixture"
+  done
+  XDG_DATA_HOME=$T/spa "$DS" history nosuchdrive --db "$URL" >/dev/null 2>"$T/ra" & p1=$!
+  XDG_DATA_HOME=$T/spb "$DS" history nosuchdrive --db "$URL" >/dev/null 2>"$T/rb" & p2=$!
+  wait $p1 || fail "import race: exit $?"
+  wait $p2 || fail "import race: exit $?"
+  [ "$(q "SELECT count(*) FROM run WHERE run_id = '$id'")" = 1 ] || fail "import race: run $id not there once"
+  [ -z "$(ls "$T/spa/diskscope/spool")$(ls "$T/spb/diskscope/spool")" ] ||
+    fail "import race: a spool kept the run: $(cat "$T/ra" "$T/rb")"
+done
+
 # the config file names the server and the bench; no --db, no variable
 mkdir -p "$T/cfg/diskscope"
 printf '[history]\ndb = %s\nbench = bench-pg-7\n' "$URL" > "$T/cfg/diskscope/config.ini"
