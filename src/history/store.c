@@ -3,6 +3,7 @@
  * database could not take. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,17 @@ store_json_parts(struct hdb *db, int64_t run, struct json_object *j)
 	return 0;
 }
 
+/* A result table's column (an object with a name, or a bare name) is NAME. */
+static bool
+col_is(struct json_object *c, const char *name)
+{
+	struct json_object *n = c;
+
+	if (json_object_is_type(c, json_type_object) && !json_object_object_get_ex(c, "name", &n))
+		return false;
+	return json_object_is_type(n, json_type_string) && !strcmp(json_object_get_string(n), name);
+}
+
 /* A target's facts: its identity block (model, serial, firmware, capacity,
  * sectors, controller, port) and, under "tables", each result table's row
  * for that target (triage's temperature and SMART-derived columns, ...). */
@@ -329,20 +341,32 @@ target_facts(struct json_object *j, const char *target)
 		}
 	if (json_object_object_get_ex(j, "tables", &tabs))
 		for (size_t t = 0; t < json_object_array_length(tabs); t++) {
-			struct json_object *tab = json_object_array_get_idx(tabs, t), *name, *rows;
-			if (!json_object_object_get_ex(tab, "name", &name) ||
+			struct json_object *tab = json_object_array_get_idx(tabs, t), *name, *cols, *rows;
+			if (!json_object_object_get_ex(tab, "name", &name) || !json_object_object_get_ex(tab, "columns", &cols) ||
 			    !json_object_object_get_ex(tab, "rows", &rows))
 				continue;
-			for (size_t k = 0; k < json_object_array_length(rows); k++) {
-				struct json_object *row = json_object_array_get_idx(rows, k);
-				if (!json_object_object_get_ex(row, "target", &o) || !json_object_is_type(o, json_type_string) ||
-				    strcmp(json_object_get_string(o), target))
-					continue;
-				if (!f && !(f = json_object_new_object()))
-					break;
-				json_object_object_add(f, json_object_get_string(name), json_object_get(row));
-				break;
+			struct json_object *row = NULL;
+			size_t tc = SIZE_MAX, nc = json_object_array_length(cols);
+			for (size_t c = 0; c < nc; c++)
+				if (col_is(json_object_array_get_idx(cols, c), "target"))
+					tc = c;
+			for (size_t k = 0; tc != SIZE_MAX && !row && k < json_object_array_length(rows); k++) {
+				o = json_object_array_get_idx(json_object_array_get_idx(rows, k), tc);
+				if (json_object_is_type(o, json_type_string) && !strcmp(json_object_get_string(o), target))
+					row = json_object_array_get_idx(rows, k);
 			}
+			if (!row || (!f && !(f = json_object_new_object())))
+				continue;
+			/* the row as {column: value}, readable without the columns */
+			struct json_object *m = json_object_new_object();
+			for (size_t c = 0; m && c < nc && c < json_object_array_length(row); c++) {
+				struct json_object *cn = json_object_array_get_idx(cols, c), *nm = cn;
+				if (json_object_is_type(cn, json_type_object))
+					json_object_object_get_ex(cn, "name", &nm);
+				json_object_object_add(m, json_object_get_string(nm),
+						       json_object_get(json_object_array_get_idx(row, c)));
+			}
+			json_object_object_add(f, json_object_get_string(name), m);
 		}
 	if (f)
 		json_object_object_add(out, "tables", f);

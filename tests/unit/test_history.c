@@ -196,13 +196,29 @@ test_record_fixture(void **state)
 			 " AND doc LIKE '%\"steps\"%' AND doc LIKE '%\"verdicts\"%'"), 1);
 	assert_int_equal(count(db, "SELECT count(*) FROM run_target WHERE facts LIKE '%\"serial\":\"WD-WCC4E1234567\"%'"
 			 " AND facts LIKE '%\"firmware\":\"80.00A80\"%' AND facts LIKE '%\"capacity_bytes\":4000787030016%'"), 1);
+	/* a table row of the drive (triage's temperature) lands in its facts */
+	static const struct result_col cols[] = {
+		{ "target", "Drive", COL_STR, "", 0 }, { "temp_c", "Temp", COL_DBL, "C", 0 },
+	};
+	load(&r);
+	strcpy(r.run_id, "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a");
+	struct result_table *t = result_table_add(&r, "triage", "Triage", cols, 2);
+	assert_non_null(t);
+	assert_int_equal(table_add_row(t), 0);
+	assert_int_equal(table_set_str(t, 0, 0, "sdb"), 0);
+	table_set_dbl(t, 0, 1, 41);
+	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
+	run_result_free(&r);
+	assert_int_equal(count(db, "SELECT count(*) FROM run_target t JOIN run r ON r.id = t.run"
+			 " WHERE r.run_id = '0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'"
+			 " AND t.facts LIKE '%\"tables\":{\"triage\":{\"target\":\"sdb\",\"temp_c\":41%'"), 1);
 	/* a second run of the same drive lands on the same drive row */
 	load(&r);
 	strcpy(r.run_id, "fedcba9876543210fedcba9876543210");
 	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
 	run_result_free(&r);
 	assert_int_equal(count(db, "SELECT count(*) FROM drive"), 1);
-	assert_int_equal(count(db, "SELECT count(DISTINCT run) FROM run_target"), 2);
+	assert_int_equal(count(db, "SELECT count(DISTINCT run) FROM run_target"), 3);
 	history_close(db);
 }
 
