@@ -82,9 +82,11 @@ struct history_drive_summary {
  * last runs, its model, its percentile among the others of its model.
  * -ENOENT: no run of that drive recorded. */
 int history_drive_summary(const char *key, struct history_drive_summary *out, char *err, size_t n);
-/* The best read rate (MB/s, mean over a run's steps) each drive of MODEL
- * reached in a finished TEST run (NULL: seqread or surface), at most max
- * of them into rates, *n how many. */
+/* The best read rate (MB/s, mean over a run's steps) each recorded drive of
+ * MODEL reached in a finished TEST run (NULL: seqread or surface), at most
+ * max of them into rates (by drive row, oldest first), *n how many.  The
+ * drives of a run in progress are not recorded yet; a re-tested drive is
+ * (the caller drops it if it must). */
 int history_model_rates(const char *model, const char *test, double *rates, size_t max, size_t *n,
 			char *err, size_t en);
 

@@ -333,6 +333,13 @@ test_config(void **state)
 	assert_int_equal(history_take_args(4, argv), 2);
 	assert_int_equal(history_db_path(buf, sizeof buf), 0);
 	assert_string_equal(buf, "sqlite:/tmp/arg.db");
+	/* which backend a value names */
+	const char *rest;
+	assert_ptr_equal(hdb_backend("host=/run/postgresql dbname=h", &rest), &hdb_pg_ops);
+	assert_ptr_equal(hdb_backend("postgres://db1/h", &rest), &hdb_pg_ops);
+	assert_ptr_equal(hdb_backend("sqlite:/tmp/a.db", &rest), &hdb_sqlite_ops);
+	assert_string_equal(rest, "/tmp/a.db");
+	assert_ptr_equal(hdb_backend("/tmp/a=b.db", &rest), &hdb_sqlite_ops);
 	char *bad[] = { "diskscope", "--db", "postgresql://h/db?nosuchoption=1", NULL };
 	assert_int_equal(history_take_args(3, bad), -1);
 	unsetenv("DISKSCOPE_HISTORY_DB");
