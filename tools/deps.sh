@@ -7,6 +7,7 @@ libinih-dev libsqlite3-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 fio t
 e2fsprogs xz-utils cpio busybox-static qemu-system-x86 python3 coreutils bash procps ncurses-base"
 PKGS="$PKGS valgrind"	# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 PKGS="$PKGS chromium"	# tests/sys/report-html.sh: renders the HTML report to PNG and PDF
+PKGS="$PKGS libpq-dev postgresql"	# history on a PostgreSQL server; tests/sys/history-pg.sh
 # `deps.sh fuzz`: the libFuzzer toolchain instead (make fuzz, tests/sys/fuzz-brief.sh)
 [ "${1:-}" = fuzz ] && PKGS="clang-14 libclang-rt-14-dev"
 missing=""

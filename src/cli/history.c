@@ -8,23 +8,10 @@
 #include <time.h>
 #include <json-c/json.h>
 #include "cli/cli.h"
+#include "history/db.h"
 #include "history/history.h"
+#include "history/internal.h"
 #include "report/doc.h"
-
-/* A drive's rate in one run: the mean over its step results. */
-#define RUN_RATE_SQL \
-	"SELECT r.run_id, r.started, r.test, rt.target, avg(s.mbps), sum(s.errors), r.interrupted, r.failed" \
-	" FROM run r JOIN run_target rt ON rt.run = r.id" \
-	" LEFT JOIN step_result s ON s.run = r.id AND s.target = rt.target" \
-	" WHERE rt.drive = ? AND r.started >= ? GROUP BY r.id ORDER BY r.started, r.id"
-
-/* Latest seqread/surface rate of each drive of a model. */
-#define PEERS_SQL \
-	"SELECT rt.drive, (SELECT avg(s.mbps) FROM step_result s WHERE s.run = r.id AND s.target = rt.target)" \
-	" FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive" \
-	" WHERE d.model = ? AND r.test IN ('seqread', 'surface') AND NOT r.interrupted AND NOT r.failed" \
-	" AND r.id = (SELECT max(r2.id) FROM run r2 JOIN run_target t2 ON t2.run = r2.id" \
-	"  WHERE t2.drive = rt.drive AND r2.test IN ('seqread', 'surface') AND NOT r2.interrupted AND NOT r2.failed)"
 
 struct hq {
 	const char *drive, *model, *csv;
@@ -35,7 +22,7 @@ struct hq {
 static int
 usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: diskscope history [DRIVE|--model M|--since YYYY-MM-DD] [--json] [--csv FILE] [--db FILE]\n"
+	fprintf(f, "usage: diskscope history [DRIVE|--model M|--since YYYY-MM-DD] [--json] [--csv FILE] [--db FILE|URL]\n"
 		   "  DRIVE is a serial, a WWN or a target name as recorded (sda, sim:WD40EZRX)\n");
 	return rc;
 }
@@ -82,41 +69,22 @@ parse_args(int argc, char **argv, struct hq *q)
 	return 0;
 }
 
-static double
-col_dbl(sqlite3_stmt *st, int c)
+/* One CSV field per RFC 4180: quoted when it holds a comma, a quote or a
+ * line break (a model name "ACME, Inc. X1"), quotes doubled. */
+static void
+csv_field(FILE *f, const char *s, bool last)
 {
-	return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
-}
-
-static const char *
-col_str(sqlite3_stmt *st, int c)
-{
-	const char *s = (const char *)sqlite3_column_text(st, c);
-	return s ? s : "";
-}
-
-/* Percentile of rate among the latest rates of the other drives of model:
- * the share of them below it, ties counted half (equal drives: 50th).  Returns how many others, -1 on error. */
-static int
-peers(sqlite3 *db, const char *model, sqlite3_int64 self, double rate, double *pct)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-	double below = 0;
-
-	if (sqlite3_prepare_v2(db, PEERS_SQL, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, model, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		double v = col_dbl(st, 1);
-		if (sqlite3_column_int64(st, 0) == self || isnan(v))
-			continue;
-		n++;
-		below += v < rate ? 1 : v == rate ? 0.5 : 0;	/* ties count half */
-	}
-	sqlite3_finalize(st);
-	*pct = n ? 100.0 * below / n : NAN;
-	return n;
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else
+		fputs(s, f);
+	fputc(last ? '\n' : ',', f);
 }
 
 static const char *
@@ -130,33 +98,34 @@ ordinal(int n)
 
 /* One drive: its runs, its place among its model, its trend. */
 static int
-report_drive(sqlite3 *db, sqlite3_stmt *d, const struct hq *q, struct json_object *arr, FILE *csv)
+report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_object *arr, FILE *csv)
 {
-	sqlite3_int64 id = sqlite3_column_int64(d, 0);
-	const char *model = col_str(d, 1), *serial = col_str(d, 2), *wwn = col_str(d, 3);
+	int64_t id = hst_i64(d, 0);
+	const char *model = hst_str(d, 1), *serial = hst_str(d, 2), *wwn = hst_str(d, 3);
 	struct json_object *jd = json_object_new_object(), *runs = json_object_new_array();
-	sqlite3_stmt *st;
+	struct hst st;
 	double first = NAN, last = NAN, latest_read = NAN;
 	time_t t_first = 0, t_last = 0;
 	char name[160] = "";
 	int n = 0, reads = 0;
 
-	if (!jd || !runs || sqlite3_prepare_v2(db, RUN_RATE_SQL, -1, &st, NULL) != SQLITE_OK) {
+	if (!jd || !runs) {
 		json_object_put(jd);
 		json_object_put(runs);
 		return -ENOMEM;
 	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)q->since);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		time_t t = (time_t)sqlite3_column_int64(st, 1);
-		const char *test = col_str(st, 2);
-		double mbps = col_dbl(st, 4);
-		bool ok = !sqlite3_column_int(st, 6) && !sqlite3_column_int(st, 7);
+	hst_init(&st, db, HISTORY_RUN_RATE_SQL);
+	hst_int(&st, 1, id);
+	hst_int(&st, 2, (int64_t)q->since);
+	while (hst_step(&st) > 0) {
+		time_t t = (time_t)hst_i64(&st, 1);
+		const char *test = hst_str(&st, 2);
+		double mbps = hst_dbl(&st, 4);
+		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
 		char when[32];
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
 		if (!name[0])
-			snprintf(name, sizeof name, "%s", col_str(st, 3));
+			snprintf(name, sizeof name, "%s", hst_str(&st, 3));
 		if (!n++ && !q->json)
 			printf("%s  model %s  serial %s  wwn %s\n", name, *model ? model : "unknown",
 			       *serial ? serial : "unknown", *wwn ? wwn : "unknown");
@@ -164,27 +133,31 @@ report_drive(sqlite3 *db, sqlite3_stmt *d, const struct hq *q, struct json_objec
 			char rate[32] = "-";
 			if (!isnan(mbps))
 				snprintf(rate, sizeof rate, "%.1f MB/s", mbps);
-			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s\n", when, col_str(st, 0), test, rate,
-			       (long long)sqlite3_column_int64(st, 5),
-			       sqlite3_column_int(st, 6) ? "  (interrupted)" : sqlite3_column_int(st, 7) ? "  (failed)" : "");
+			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s\n", when, hst_str(&st, 0), test, rate,
+			       (long long)hst_i64(&st, 5),
+			       hst_i64(&st, 6) ? "  (interrupted)" : hst_i64(&st, 7) ? "  (failed)" : "");
 		}
 		if (csv) {	/* an unknown rate is an empty field, never 0 */
 			char rate[32] = "";
 			if (!isnan(mbps))
 				snprintf(rate, sizeof rate, "%.3f", mbps);
-			fprintf(csv, "%s,%s,%s,%s,%s,%lld,%s,%s,%s,%lld\n", name, model, serial, wwn,
-				col_str(st, 0), (long long)t, test, col_str(st, 3), rate,
-				(long long)sqlite3_column_int64(st, 5));
+			char when_s[24], errs[24];
+			snprintf(when_s, sizeof when_s, "%lld", (long long)t);
+			snprintf(errs, sizeof errs, "%lld", (long long)hst_i64(&st, 5));
+			const char *f[] = { name, model, serial, wwn, hst_str(&st, 0), when_s, test,
+					    hst_str(&st, 3), rate, errs };
+			for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+				csv_field(csv, f[k], k + 1 == sizeof f / sizeof f[0]);
 		}
 		struct json_object *r = json_object_new_object();
-		json_object_object_add(r, "run_id", json_object_new_string(col_str(st, 0)));
+		json_object_object_add(r, "run_id", json_object_new_string(hst_str(&st, 0)));
 		json_object_object_add(r, "started", json_object_new_int64((int64_t)t));
 		json_object_object_add(r, "test", json_object_new_string(test));
-		json_object_object_add(r, "target", json_object_new_string(col_str(st, 3)));
+		json_object_object_add(r, "target", json_object_new_string(hst_str(&st, 3)));
 		json_object_object_add(r, "mbps", isnan(mbps) ? NULL : json_object_new_double(mbps));
-		json_object_object_add(r, "errors", json_object_new_int64(sqlite3_column_int64(st, 5)));
-		json_object_object_add(r, "interrupted", json_object_new_boolean(sqlite3_column_int(st, 6)));
-		json_object_object_add(r, "failed", json_object_new_boolean(sqlite3_column_int(st, 7)));
+		json_object_object_add(r, "errors", json_object_new_int64(hst_i64(&st, 5)));
+		json_object_object_add(r, "interrupted", json_object_new_boolean(hst_i64(&st, 6)));
+		json_object_object_add(r, "failed", json_object_new_boolean(hst_i64(&st, 7)));
 		json_object_array_add(runs, r);
 		if (ok && !isnan(mbps) && (!strcmp(test, "seqread") || !strcmp(test, "surface"))) {
 			if (isnan(first)) {
@@ -196,7 +169,7 @@ report_drive(sqlite3 *db, sqlite3_stmt *d, const struct hq *q, struct json_objec
 			t_last = t;
 		}
 	}
-	sqlite3_finalize(st);
+	hst_end(&st);
 	if (!n) {
 		json_object_put(jd);
 		json_object_put(runs);
@@ -206,11 +179,11 @@ report_drive(sqlite3 *db, sqlite3_stmt *d, const struct hq *q, struct json_objec
 	json_object_object_add(jd, "model", doc_str(model));
 	json_object_object_add(jd, "serial", doc_str(serial));
 	json_object_object_add(jd, "wwn", doc_str(wwn));
-	json_object_object_add(jd, "firmware", doc_str(col_str(d, 4)));
+	json_object_object_add(jd, "firmware", doc_str(hst_str(d, 4)));
 	json_object_object_add(jd, "runs", runs);
 	struct json_object *jp = NULL, *jt = NULL;
 	double pct;
-	int others = *model && !isnan(latest_read) ? peers(db, model, id, latest_read, &pct) : -1;
+	int others = *model && !isnan(latest_read) ? history_peers(db, model, id, latest_read, &pct) : -1;
 	if (others >= 0) {
 		jp = json_object_new_object();
 		json_object_object_add(jp, "mbps", json_object_new_double(latest_read));
@@ -244,8 +217,8 @@ int
 history_cli(int argc, char **argv)
 {
 	struct hq q = { 0 };
-	sqlite3 *db;
-	sqlite3_stmt *d;
+	struct hdb *db;
+	struct hst d;
 	char err[512] = "";
 	int rc = parse_args(argc, argv, &q), found = 0;
 
@@ -264,27 +237,23 @@ history_cli(int argc, char **argv)
 	}
 	if (q.csv)
 		fprintf(co.f, "target,model,serial,wwn,run_id,started,test,run_target,mbps,errors\n");
-	rc = sqlite3_prepare_v2(db, q.drive ?
-		"SELECT DISTINCT d.id, d.model, d.serial, d.wwn, d.firmware FROM drive d JOIN run_target rt"
-		" ON rt.drive = d.id WHERE d.serial = ?1 OR d.wwn = ?1 OR rt.target IN (?1, 'sim:' || ?1, '/dev/' || ?1) ORDER BY d.id" :
-		"SELECT d.id, d.model, d.serial, d.wwn, d.firmware FROM drive d"
-		" WHERE ?1 IS NULL OR d.model = ?1 ORDER BY d.model, d.id", -1, &d, NULL);
-	if (rc != SQLITE_OK) {
-		fprintf(stderr, "diskscope: history: %s\n", sqlite3_errmsg(db));
-		sqlite3_close(db);
+	hst_init(&d, db, q.drive ? HISTORY_DRIVE_SQL :
+		 "SELECT d.id, d.model, d.serial, d.wwn, d.firmware FROM drive d"
+		 " WHERE ?1 IS NULL OR d.model = ?1 ORDER BY d.model, d.id");
+	hst_text(&d, 1, q.drive ? q.drive : q.model);
+	struct json_object *doc = doc_new(), *arr = json_object_new_array();
+	while ((rc = hst_step(&d)) > 0)
+		if (report_drive(db, &d, &q, arr, q.csv ? co.f : NULL) > 0)
+			found++;
+	hst_end(&d);
+	history_close(db);
+	if (rc < 0) {
+		fprintf(stderr, "diskscope: history: reading the history failed\n");
+		json_object_put(arr);
 		if (q.csv)
 			doc_out_abort(&co);
 		return EXIT_USAGE;
 	}
-	if (q.drive || q.model)
-		sqlite3_bind_text(d, 1, q.drive ? q.drive : q.model, -1, SQLITE_TRANSIENT);
-	struct json_object *doc = doc_new(), *arr = json_object_new_array();
-	while (sqlite3_step(d) == SQLITE_ROW)
-		if (report_drive(db, d, &q, arr, q.csv ? co.f : NULL) > 0)
-			found++;
-	sqlite3_finalize(d);
-	sqlite3_close(db);
-	rc = 0;
 	if (q.json) {
 		struct json_object *h = json_object_new_object();
 		json_object_object_add(h, "drives", arr);

@@ -1,289 +1,166 @@
-/* store.c - the history database: path, schema migrations, one transaction
- * per recorded run, and the spool for runs the database could not take. */
+/* store.c - the history database: schema migrations (one text for both
+ * backends), one transaction per recorded run, and the spool for runs the
+ * database could not take. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "history/db.h"
 #include "history/history.h"
+#include "history/internal.h"
 #include "report/doc.h"
 #include "report/run.h"
 
-static const char *opt_db;	/* --db */
-static bool opt_off;		/* --no-history */
-
-/* Migrations as data: entry N-1 takes the schema from version N-1 to N. */
+/* Migrations as data: entry N-1 takes the schema from version N-1 to N.
+ * @ID, @INT and @REAL are the types whose names differ (dialect_sql). */
 static const char *const migrations[] = {
 	/* 1: the first schema */
-	"CREATE TABLE bench(id INTEGER PRIMARY KEY, host TEXT UNIQUE NOT NULL);"
-	"CREATE TABLE run(id INTEGER PRIMARY KEY, run_id TEXT UNIQUE NOT NULL,"
-	" bench INTEGER REFERENCES bench(id), started INTEGER, seconds REAL, version TEXT,"
+	"CREATE TABLE bench(id @ID, host TEXT UNIQUE NOT NULL);"
+	"CREATE TABLE run(id @ID, run_id TEXT UNIQUE NOT NULL,"
+	" bench @INT REFERENCES bench(id), started @INT, seconds @REAL, version TEXT,"
 	" test TEXT NOT NULL, params TEXT, interrupted INTEGER NOT NULL, failed INTEGER NOT NULL);"
-	"CREATE TABLE drive(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, model TEXT,"
-	" serial TEXT, wwn TEXT, firmware TEXT, capacity INTEGER);"
-	"CREATE TABLE run_target(run INTEGER NOT NULL REFERENCES run(id), drive INTEGER REFERENCES drive(id),"
+	"CREATE TABLE drive(id @ID, key TEXT UNIQUE NOT NULL, model TEXT,"
+	" serial TEXT, wwn TEXT, firmware TEXT, capacity @INT);"
+	"CREATE TABLE run_target(run @INT NOT NULL REFERENCES run(id), drive @INT REFERENCES drive(id),"
 	" target TEXT NOT NULL, controller TEXT, port TEXT, PRIMARY KEY(run, target));"
-	"CREATE TABLE step_result(run INTEGER NOT NULL REFERENCES run(id), step INTEGER NOT NULL,"
-	" label TEXT, target TEXT NOT NULL, mbps REAL, iops REAL, lat_p50 REAL, lat_p90 REAL,"
-	" lat_p99 REAL, lat_p999 REAL, lat_max REAL, errors INTEGER NOT NULL);"
-	"CREATE TABLE verdict(run INTEGER NOT NULL REFERENCES run(id), kind TEXT, level TEXT,"
+	"CREATE TABLE step_result(run @INT NOT NULL REFERENCES run(id), step INTEGER NOT NULL,"
+	" label TEXT, target TEXT NOT NULL, mbps @REAL, iops @REAL, lat_p50 @REAL, lat_p90 @REAL,"
+	" lat_p99 @REAL, lat_p999 @REAL, lat_max @REAL, errors @INT NOT NULL);"
+	"CREATE TABLE verdict(run @INT NOT NULL REFERENCES run(id), kind TEXT, level TEXT,"
 	" text TEXT, evidence TEXT);"
-	"CREATE TABLE result_table(run INTEGER NOT NULL REFERENCES run(id), name TEXT, title TEXT,"
+	"CREATE TABLE result_table(run @INT NOT NULL REFERENCES run(id), name TEXT, title TEXT,"
 	" row INTEGER, data TEXT);"
 	"CREATE INDEX step_by_run ON step_result(run, target);"
 	"CREATE INDEX target_by_drive ON run_target(drive);",
+	/* 2: the whole run document (a report is rebuilt from it), and each
+	 * target's inventory facts (identity, SMART and other table rows of
+	 * that target) as JSON; runs by start time (history_runs_on) */
+	"ALTER TABLE run ADD COLUMN doc TEXT;"
+	"ALTER TABLE run_target ADD COLUMN facts TEXT;"
+	"CREATE INDEX run_by_started ON run(started);",
 };
 
-int
-history_take_args(int argc, char **argv)
-{
-	int o = 1;
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		if (!strcmp(a, "--")) {
-			while (i < argc)
-				argv[o++] = argv[i++];
-			break;
-		}
-		if (!strcmp(a, "--no-history")) {
-			opt_off = true;
+/* The migration text for a dialect: SQLite's types are its own schema 1. */
+static char *
+dialect_sql(const struct hdb *db, const char *sql)
+{
+	static const char *const tok[][3] = {
+		{ "@ID", "INTEGER PRIMARY KEY", "BIGSERIAL PRIMARY KEY" },
+		{ "@INT", "INTEGER", "BIGINT" },
+		{ "@REAL", "REAL", "DOUBLE PRECISION" },
+	};
+	int d = db->ops->dialect == HDB_PG ? 2 : 1;
+	char *o = malloc(strlen(sql) * 4 + 1), *w = o;
+
+	if (!o)
+		return NULL;
+	while (*sql) {
+		size_t t;
+		for (t = 0; t < 3; t++)
+			if (!strncmp(sql, tok[t][0], strlen(tok[t][0])))
+				break;
+		if (t == 3) {
+			*w++ = *sql++;
 			continue;
 		}
-		if (!strncmp(a, "--db=", 5))
-			v = a + 5;
-		else if (!strcmp(a, "--db")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "diskscope: --db needs a value (FILE or sqlite:FILE)\n");
-				return -1;
-			}
-			v = argv[++i];
-		} else {
-			argv[o++] = argv[i];
-			continue;
-		}
-		if (!strncmp(v, "postgresql://", 13) || !strncmp(v, "postgres://", 11)) {
-			fprintf(stderr, "diskscope: --db %s: PostgreSQL is not supported yet (use a file or sqlite:FILE)\n", v);
-			return -1;
-		}
-		if (!strncmp(v, "sqlite:", 7))
-			v += 7;
-		if (!*v || strstr(v, "://")) {
-			fprintf(stderr, "diskscope: --db '%s': not a file path or sqlite:FILE\n", v);
-			return -1;
-		}
-		opt_db = v;
+		w = stpcpy(w, tok[t][d]);
+		sql += strlen(tok[t][0]);
 	}
-	argv[o] = NULL;
+	*w = 0;
 	return o;
 }
 
-/* $XDG_DATA_HOME/diskscope, else ~/.local/share/diskscope.  A HOME that
- * does not exist (HOME=/nonexistent) gives -ENOENT: nothing is created
- * there, even as root. */
 static int
-data_dir(char *buf, size_t n)
+count_of(struct hdb *db, const char *sql, int64_t *v)
 {
-	const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
-	struct stat sb;
-	int k;
+	struct hst st;
 
-	if (x && x[0] == '/')
-		k = snprintf(buf, n, "%s/diskscope", x);
-	else if (h && h[0] == '/' && !stat(h, &sb) && S_ISDIR(sb.st_mode))
-		k = snprintf(buf, n, "%s/.local/share/diskscope", h);
-	else
-		return -ENOENT;
-	return k < 0 || (size_t)k >= n ? -ENAMETOOLONG : 0;
+	hst_init(&st, db, sql);
+	return hst_run(&st, v);
 }
 
 int
-history_db_path(char *buf, size_t n)
+history_schema_version(struct hdb *db)
 {
-	const char *e = opt_db ? opt_db : getenv("DISKSCOPE_HISTORY_DB");
-	int rc;
+	int64_t have = 0, v = 0;
 
-	if (e && *e) {
-		if (strlen(e) >= n)
-			return -ENAMETOOLONG;
-		strcpy(buf, e);
-		return 0;
-	}
-	if ((rc = data_dir(buf, n)))
-		return rc;
-	if (strlen(buf) + sizeof "/history.db" > n)
-		return -ENAMETOOLONG;
-	strcat(buf, "/history.db");
-	return 0;
-}
-
-int
-history_spool_dir(char *buf, size_t n)
-{
-	int rc = data_dir(buf, n);
-
-	if (rc)
-		return rc;
-	if (strlen(buf) + sizeof "/spool" > n)
-		return -ENAMETOOLONG;
-	strcat(buf, "/spool");
-	return 0;
-}
-
-/* mkdir -p of the directories above path's last component. */
-static int
-mkdir_parents(const char *path)
-{
-	char d[4096];
-
-	if (strlen(path) >= sizeof d)
-		return -ENAMETOOLONG;
-	strcpy(d, path);
-	for (char *p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(d, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
-static int
-exec_sql(sqlite3 *db, const char *sql, char *err, size_t n)
-{
-	char *m = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &m) == SQLITE_OK)
-		return 0;
-	snprintf(err, n, "%s", m ? m : sqlite3_errmsg(db));
-	sqlite3_free(m);
-	return -EIO;
-}
-
-int
-history_schema_version(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int v = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT schema_version FROM meta", -1, &st, NULL) != SQLITE_OK)
+	if (count_of(db, db->ops->has_meta_sql, &have))
+		return -EIO;
+	if (!have)
 		return 0;	/* no meta table: version 0 */
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	int rc = count_of(db, "SELECT schema_version FROM meta", &v);
+	return rc == -ENOENT ? 0 : rc ? rc : (int)v;
 }
 
-/* Each step in its own IMMEDIATE transaction, so two first opens at once
- * migrate once (the second sees the version the first wrote). */
-static int
-migrate(sqlite3 *db, char *err, size_t n)
+static void
+rollback(struct hdb *db)
 {
-	const int latest = (int)(sizeof migrations / sizeof migrations[0]);
+	char e[64];
+	hdb_exec(db, "ROLLBACK", e, sizeof e);
+}
 
+/* Each step in its own transaction that locks other migrators out, so two
+ * first opens at once migrate once (the second sees the version the first
+ * wrote). */
+static int
+migrate(struct hdb *db, char *err, size_t n)
+{
 	for (;;) {
-		if (exec_sql(db, "BEGIN IMMEDIATE", err, n))
+		if (db->ops->begin(db, true, err, n))
 			return -EIO;
 		int v = history_schema_version(db);
-		if (v >= latest) {
-			exec_sql(db, "COMMIT", err, n);
-			if (v > latest) {
-				snprintf(err, n, "schema version %d is newer than this diskscope (%d)", v, latest);
+		if (v < 0 || v >= N_MIGRATIONS) {
+			if (v < 0)
+				snprintf(err, n, "%s", db->ops->errmsg(db));
+			rollback(db);
+			if (v > N_MIGRATIONS) {
+				snprintf(err, n, "schema version %d is newer than this diskscope (%d)", v, N_MIGRATIONS);
 				return -EPROTO;
 			}
-			return 0;
+			return v < 0 ? -EIO : 0;
 		}
-		char set[96];
+		char set[96], *sql = dialect_sql(db, migrations[v]);
 		snprintf(set, sizeof set, "UPDATE meta SET schema_version = %d", v + 1);
-		if ((v == 0 && exec_sql(db, "CREATE TABLE IF NOT EXISTS meta(schema_version INTEGER NOT NULL);"
+		if (!sql || (v == 0 && hdb_exec(db, "CREATE TABLE IF NOT EXISTS meta(schema_version INTEGER NOT NULL);"
 				"INSERT INTO meta SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM meta)", err, n)) ||
-		    exec_sql(db, migrations[v], err, n) || exec_sql(db, set, err, n) ||
-		    exec_sql(db, "COMMIT", err, n)) {
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		    hdb_exec(db, sql, err, n) || hdb_exec(db, set, err, n) || hdb_exec(db, "COMMIT", err, n)) {
+			free(sql);
+			rollback(db);
 			return -EIO;
 		}
+		free(sql);
 	}
 }
 
 int
-history_open(const char *path, sqlite3 **out, char *err, size_t n)
+history_open(const char *where, struct hdb **out, char *err, size_t n)
 {
-	sqlite3 *db = NULL;
+	struct hdb *db;
+	char why[256] = "";
 	int rc;
 
-	*out = NULL;
-	/* SQLite would write into a block device whose first bytes are zeros:
-	 * the database is a regular file or a new name, nothing else */
-	struct stat sb;
-	if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
-		snprintf(err, n, "%s: not a regular file", path);
-		return -EINVAL;
-	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		snprintf(err, n, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return -EIO;
-	}
-	sqlite3_busy_timeout(db, 30000);	/* another diskscope recording at the same time */
-	char why[256] = "";
+	if ((rc = hdb_open(where, &db, err, n)))
+		return rc;
 	if ((rc = migrate(db, why, sizeof why))) {
-		snprintf(err, n, "%s: %s", path, why);
-		sqlite3_close(db);
+		snprintf(err, n, "%s: %s", db->where, why);
+		hdb_close(db);
 		return rc;
 	}
 	*out = db;
 	return 0;
 }
 
-/* Bind helpers: "" and unknown become NULL. */
-static void
-bind_text(sqlite3_stmt *st, int i, const char *s)
+void
+history_close(struct hdb *db)
 {
-	if (s && *s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int
-run_stmt(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 *id)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return -EIO;
-	if (id)
-		*id = sqlite3_last_insert_rowid(db);
-	return 0;
-}
-
-static int
-prep(sqlite3 *db, const char *sql, sqlite3_stmt **st)
-{
-	return sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-static int
-lookup_id(sqlite3 *db, const char *sql, const char *key, sqlite3_int64 *id)
-{
-	sqlite3_stmt *st;
-	int rc = -ENOENT;
-
-	if (prep(db, sql, &st))
-		return -EIO;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	hdb_close(db);
 }
 
 /* The drive's model as recorded: the inventory's, else the step result's,
@@ -302,14 +179,16 @@ drive_model(const struct run_result *r, size_t i)
 	return !strncmp(t, "sim:", 4) ? t + 4 : "";
 }
 
-/* One drive row: unique by serial, else WWN, else model+capacity+target. */
+/* One drive row: unique by serial, else WWN, else model+capacity+target.
+ * ON CONFLICT ... RETURNING: two benches adding one drive at once both
+ * get its id. */
 static int
-store_drive(sqlite3 *db, const struct run_result *r, size_t i, sqlite3_int64 *id)
+store_drive(struct hdb *db, const struct run_result *r, size_t i, int64_t *id)
 {
 	const struct target_ident *d = &r->ident[i];
 	const char *model = drive_model(r, i);
 	char key[384];
-	sqlite3_stmt *st;
+	struct hst st;
 
 	if (d->serial[0])
 		snprintf(key, sizeof key, "serial:%s|%s", model, d->serial);
@@ -318,71 +197,68 @@ store_drive(sqlite3 *db, const struct run_result *r, size_t i, sqlite3_int64 *id
 	else
 		snprintf(key, sizeof key, "model:%s|%llu|%s", model,
 			 d->capacity.known ? (unsigned long long)d->capacity.v : 0ULL, r->ident_targets.v[i]);
-	if (prep(db, "INSERT INTO drive(key, model, serial, wwn, firmware, capacity) VALUES(?,?,?,?,?,?)"
-		 " ON CONFLICT(key) DO UPDATE SET firmware = coalesce(excluded.firmware, firmware)", &st))
-		return -EIO;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	bind_text(st, 2, model);
-	bind_text(st, 3, d->serial);
-	bind_text(st, 4, d->wwn);
-	bind_text(st, 5, d->firmware);
+	hst_init(&st, db, "INSERT INTO drive(key, model, serial, wwn, firmware, capacity) VALUES(?,?,?,?,?,?)"
+		 " ON CONFLICT(key) DO UPDATE SET firmware = coalesce(excluded.firmware, drive.firmware) RETURNING id");
+	hst_text(&st, 1, key);
+	hst_text(&st, 2, model);
+	hst_text(&st, 3, d->serial);
+	hst_text(&st, 4, d->wwn);
+	hst_text(&st, 5, d->firmware);
 	if (d->capacity.known)
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)d->capacity.v);
-	if (run_stmt(db, st, NULL))
-		return -EIO;
-	return lookup_id(db, "SELECT id FROM drive WHERE key = ?", key, id);
+		hst_int(&st, 6, (int64_t)d->capacity.v);
+	return hst_run(&st, id);
 }
 
 static int
-store_steps(sqlite3 *db, sqlite3_int64 run, const struct run_result *r)
+store_steps(struct hdb *db, int64_t run, const struct run_result *r)
 {
 	for (size_t s = 0; s < r->n_steps; s++)
 		for (size_t k = 0; k < r->steps[s].n_res; k++) {
 			const struct target_result *t = &r->steps[s].res[k];
-			sqlite3_stmt *st;
-			if (prep(db, "INSERT INTO step_result VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", &st))
-				return -EIO;
-			sqlite3_bind_int64(st, 1, run);
-			sqlite3_bind_int(st, 2, (int)r->steps[s].index);
-			bind_text(st, 3, r->steps[s].label);
-			bind_text(st, 4, t->target);
+			struct hst st;
+			int rc;
+			hst_init(&st, db, "INSERT INTO step_result(run, step, label, target, mbps, iops, lat_p50,"
+				 " lat_p90, lat_p99, lat_p999, lat_max, errors) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+			hst_int(&st, 1, run);
+			hst_int(&st, 2, (int)r->steps[s].index);
+			hst_text(&st, 3, r->steps[s].label);
+			hst_text(&st, 4, t->target);
 			if (t->bytes || t->ios) {	/* nothing moved: rate unknown */
-				sqlite3_bind_double(st, 5, t->mbps);
-				sqlite3_bind_double(st, 6, t->iops);
+				hst_real(&st, 5, t->mbps);
+				hst_real(&st, 6, t->iops);
 			}
 			if (t->lat.known) {
-				sqlite3_bind_double(st, 7, t->lat.p50);
-				sqlite3_bind_double(st, 8, t->lat.p90);
-				sqlite3_bind_double(st, 9, t->lat.p99);
-				sqlite3_bind_double(st, 10, t->lat.p999);
-				sqlite3_bind_double(st, 11, t->lat.max);
+				hst_real(&st, 7, t->lat.p50);
+				hst_real(&st, 8, t->lat.p90);
+				hst_real(&st, 9, t->lat.p99);
+				hst_real(&st, 10, t->lat.p999);
+				hst_real(&st, 11, t->lat.max);
 			}
-			sqlite3_bind_int64(st, 12, (sqlite3_int64)t->err.count);
-			if (run_stmt(db, st, NULL))
-				return -EIO;
+			hst_int(&st, 12, (int64_t)t->err.count);
+			if ((rc = hst_run(&st, NULL)))
+				return rc;
 		}
 	return 0;
 }
 
 static int
-store_verdicts(sqlite3 *db, sqlite3_int64 run, const struct run_result *r)
+store_verdicts(struct hdb *db, int64_t run, const struct run_result *r)
 {
 	for (size_t i = 0; i < r->n_verdicts; i++) {
 		const struct verdict *v = &r->verdicts[i];
 		struct json_object *ev = json_object_new_array();
-		sqlite3_stmt *st;
+		struct hst st;
 		for (size_t k = 0; ev && k < v->evidence.n; k++)
 			json_object_array_add(ev, json_object_new_string(v->evidence.v[k]));
-		if (!ev || prep(db, "INSERT INTO verdict VALUES(?,?,?,?,?)", &st)) {
-			json_object_put(ev);
-			return -EIO;
-		}
-		sqlite3_bind_int64(st, 1, run);
-		bind_text(st, 2, v->kind);
-		bind_text(st, 3, verdict_level_name(v->level));
-		bind_text(st, 4, v->text);
-		bind_text(st, 5, json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN));
-		int rc = run_stmt(db, st, NULL);
+		if (!ev)
+			return -ENOMEM;
+		hst_init(&st, db, "INSERT INTO verdict(run, kind, level, text, evidence) VALUES(?,?,?,?,?)");
+		hst_int(&st, 1, run);
+		hst_text(&st, 2, v->kind);
+		hst_text(&st, 3, verdict_level_name(v->level));
+		hst_text(&st, 4, v->text);
+		hst_text(&st, 5, json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN));
+		int rc = hst_run(&st, NULL);
 		json_object_put(ev);
 		if (rc)
 			return rc;
@@ -390,21 +266,28 @@ store_verdicts(sqlite3 *db, sqlite3_int64 run, const struct run_result *r)
 	return 0;
 }
 
-/* Params and table rows as the JSON writer renders them (one mapping). */
+static const char *
+jstr(struct json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+}
+
+/* Params, table rows and the whole document as the JSON writer renders
+ * them (one mapping). */
 static int
-store_json_parts(sqlite3 *db, sqlite3_int64 run, struct json_object *j)
+store_json_parts(struct hdb *db, int64_t run, struct json_object *j)
 {
 	struct json_object *tabs, *rows, *o;
-	sqlite3_stmt *st;
+	struct hst st;
+	int rc;
 
-	if (json_object_object_get_ex(j, "params", &o)) {
-		if (prep(db, "UPDATE run SET params = ? WHERE id = ?", &st))
-			return -EIO;
-		bind_text(st, 1, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		sqlite3_bind_int64(st, 2, run);
-		if (run_stmt(db, st, NULL))
-			return -EIO;
-	}
+	hst_init(&st, db, "UPDATE run SET params = ?, doc = ? WHERE id = ?");
+	if (json_object_object_get_ex(j, "params", &o))
+		hst_text(&st, 1, jstr(o));
+	hst_text(&st, 2, jstr(j));
+	hst_int(&st, 3, run);
+	if ((rc = hst_run(&st, NULL)))
+		return rc;
 	if (!json_object_object_get_ex(j, "tables", &tabs) || !json_object_is_type(tabs, json_type_array))
 		return 0;
 	for (size_t t = 0; t < json_object_array_length(tabs); t++) {
@@ -414,97 +297,186 @@ store_json_parts(sqlite3 *db, sqlite3_int64 run, struct json_object *j)
 		if (!json_object_object_get_ex(tab, "rows", &rows) || !json_object_is_type(rows, json_type_array))
 			continue;
 		for (size_t k = 0; k < json_object_array_length(rows); k++) {
-			if (prep(db, "INSERT INTO result_table VALUES(?,?,?,?,?)", &st))
-				return -EIO;
-			sqlite3_bind_int64(st, 1, run);
-			bind_text(st, 2, name ? json_object_get_string(name) : NULL);
-			bind_text(st, 3, title ? json_object_get_string(title) : NULL);
-			sqlite3_bind_int(st, 4, (int)k);
-			bind_text(st, 5, json_object_to_json_string_ext(json_object_array_get_idx(rows, k),
-								       JSON_C_TO_STRING_PLAIN));
-			if (run_stmt(db, st, NULL))
-				return -EIO;
+			hst_init(&st, db, "INSERT INTO result_table(run, name, title, row, data) VALUES(?,?,?,?,?)");
+			hst_int(&st, 1, run);
+			hst_text(&st, 2, name ? json_object_get_string(name) : NULL);
+			hst_text(&st, 3, title ? json_object_get_string(title) : NULL);
+			hst_int(&st, 4, (int)k);
+			hst_text(&st, 5, jstr(json_object_array_get_idx(rows, k)));
+			if ((rc = hst_run(&st, NULL)))
+				return rc;
 		}
 	}
 	return 0;
 }
 
-static int
-store_body(sqlite3 *db, const struct run_result *r, sqlite3_int64 *run)
+/* A result table's column (an object with a name, or a bare name) is NAME. */
+static bool
+col_is(struct json_object *c, const char *name)
 {
-	sqlite3_int64 bench = 0, drive;
-	sqlite3_stmt *st;
+	struct json_object *n = c;
+
+	if (json_object_is_type(c, json_type_object) && !json_object_object_get_ex(c, "name", &n))
+		return false;
+	return json_object_is_type(n, json_type_string) && !strcmp(json_object_get_string(n), name);
+}
+
+/* A target's facts: its identity block (model, serial, firmware, capacity,
+ * sectors, controller, port) and, under "tables", each result table's row
+ * for that target (triage's temperature and SMART-derived columns, ...). */
+static struct json_object *
+target_facts(struct json_object *j, const char *target)
+{
+	struct json_object *f = NULL, *id, *ts, *tabs, *o, *out = json_object_new_object();
+
+	if (!out)
+		return NULL;
+	if (json_object_object_get_ex(j, "identity", &id) && json_object_object_get_ex(id, "targets", &ts))
+		for (size_t i = 0; i < json_object_array_length(ts); i++) {
+			struct json_object *t = json_object_array_get_idx(ts, i);
+			if (!json_object_object_get_ex(t, "target", &o) || strcmp(json_object_get_string(o), target))
+				continue;
+			json_object_object_foreach(t, k, v)
+				json_object_object_add(out, k, json_object_get(v));
+		}
+	if (json_object_object_get_ex(j, "tables", &tabs))
+		for (size_t t = 0; t < json_object_array_length(tabs); t++) {
+			struct json_object *tab = json_object_array_get_idx(tabs, t), *name, *cols, *rows;
+			if (!json_object_object_get_ex(tab, "name", &name) || !json_object_object_get_ex(tab, "columns", &cols) ||
+			    !json_object_object_get_ex(tab, "rows", &rows))
+				continue;
+			struct json_object *row = NULL;
+			size_t tc = SIZE_MAX, nc = json_object_array_length(cols);
+			for (size_t c = 0; c < nc; c++)
+				if (col_is(json_object_array_get_idx(cols, c), "target"))
+					tc = c;
+			for (size_t k = 0; tc != SIZE_MAX && !row && k < json_object_array_length(rows); k++) {
+				o = json_object_array_get_idx(json_object_array_get_idx(rows, k), tc);
+				if (json_object_is_type(o, json_type_string) && !strcmp(json_object_get_string(o), target))
+					row = json_object_array_get_idx(rows, k);
+			}
+			if (!row || (!f && !(f = json_object_new_object())))
+				continue;
+			/* the row as {column: value}, readable without the columns */
+			struct json_object *m = json_object_new_object();
+			for (size_t c = 0; m && c < nc && c < json_object_array_length(row); c++) {
+				struct json_object *cn = json_object_array_get_idx(cols, c), *nm = cn;
+				if (json_object_is_type(cn, json_type_object))
+					json_object_object_get_ex(cn, "name", &nm);
+				json_object_object_add(m, json_object_get_string(nm),
+						       json_object_get(json_object_array_get_idx(row, c)));
+			}
+			json_object_object_add(f, json_object_get_string(name), m);
+		}
+	if (f)
+		json_object_object_add(out, "tables", f);
+	return out;
+}
+
+static int
+store_body(struct hdb *db, const struct run_result *r, struct json_object *j, int64_t *run)
+{
+	int64_t bench = 0, drive;
+	struct hst st;
 	int rc;
 
-	if (prep(db, "INSERT OR IGNORE INTO bench(host) VALUES(?)", &st))
-		return -EIO;
-	sqlite3_bind_text(st, 1, r->host[0] ? r->host : "unknown", -1, SQLITE_TRANSIENT);
-	if (run_stmt(db, st, NULL) ||
-	    lookup_id(db, "SELECT id FROM bench WHERE host = ?", r->host[0] ? r->host : "unknown", &bench))
-		return -EIO;
-	if (prep(db, "INSERT INTO run(run_id, bench, started, seconds, version, test, interrupted, failed)"
-		 " VALUES(?,?,?,?,?,?,?,?)", &st))
-		return -EIO;
-	sqlite3_bind_text(st, 1, r->run_id, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, bench);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)r->started);
-	sqlite3_bind_double(st, 4, r->seconds);
-	bind_text(st, 5, r->version);
-	bind_text(st, 6, r->test);
-	sqlite3_bind_int(st, 7, r->interrupted);
-	sqlite3_bind_int(st, 8, r->failed);
-	if (run_stmt(db, st, run))
-		return -EIO;
+	hst_init(&st, db, "INSERT INTO bench(host) VALUES(?) ON CONFLICT(host) DO NOTHING");
+	hst_text(&st, 1, history_bench_name(r->host));
+	if ((rc = hst_run(&st, NULL)))
+		return rc;
+	hst_init(&st, db, "SELECT id FROM bench WHERE host = ?");
+	hst_text(&st, 1, history_bench_name(r->host));
+	if ((rc = hst_run(&st, &bench)))
+		return rc;
+	hst_init(&st, db, "INSERT INTO run(run_id, bench, started, seconds, version, test, interrupted, failed)"
+		 " VALUES(?,?,?,?,?,?,?,?) RETURNING id");
+	hst_text(&st, 1, r->run_id);
+	hst_int(&st, 2, bench);
+	hst_int(&st, 3, (int64_t)r->started);
+	hst_real(&st, 4, r->seconds);
+	hst_text(&st, 5, r->version);
+	hst_text(&st, 6, r->test);
+	hst_int(&st, 7, r->interrupted);
+	hst_int(&st, 8, r->failed);
+	if ((rc = hst_run(&st, run)))
+		return rc;
 	for (size_t i = 0; i < r->n_ident && i < r->ident_targets.n; i++) {
-		if ((rc = store_drive(db, r, i, &drive)))
+		struct json_object *f = target_facts(j, r->ident_targets.v[i]);
+		if (!f)
+			return -ENOMEM;
+		if ((rc = store_drive(db, r, i, &drive))) {
+			json_object_put(f);
 			return rc;
-		if (prep(db, "INSERT OR IGNORE INTO run_target VALUES(?,?,?,?,?)", &st))
-			return -EIO;
-		sqlite3_bind_int64(st, 1, *run);
-		sqlite3_bind_int64(st, 2, drive);
-		bind_text(st, 3, r->ident_targets.v[i]);
-		bind_text(st, 4, r->ident[i].controller);
-		bind_text(st, 5, r->ident[i].port);
-		if (run_stmt(db, st, NULL))
-			return -EIO;
+		}
+		hst_init(&st, db, "INSERT INTO run_target(run, drive, target, controller, port, facts)"
+			 " VALUES(?,?,?,?,?,?) ON CONFLICT DO NOTHING");
+		hst_int(&st, 1, *run);
+		hst_int(&st, 2, drive);
+		hst_text(&st, 3, r->ident_targets.v[i]);
+		hst_text(&st, 4, r->ident[i].controller);
+		hst_text(&st, 5, r->ident[i].port);
+		hst_text(&st, 6, jstr(f));
+		rc = hst_run(&st, NULL);
+		json_object_put(f);
+		if (rc)
+			return rc;
 	}
 	if ((rc = store_steps(db, *run, r)) || (rc = store_verdicts(db, *run, r)))
 		return rc;
-	struct json_object *j = run_json(r);
-	if (!j)
-		return -ENOMEM;
-	rc = store_json_parts(db, *run, j);
-	json_object_put(j);
-	return rc;
+	return store_json_parts(db, *run, j);
+}
+
+/* One attempt: 0 stored (or there before), 1 worth another try, -errno. */
+static int
+store_once(struct hdb *db, const struct run_result *r, struct json_object *j, char *err, size_t n)
+{
+	int64_t run, old;
+	struct hst st;
+	int rc;
+
+	if (db->ops->begin(db, false, err, n))
+		return -EIO;
+	hst_init(&st, db, "SELECT id FROM run WHERE run_id = ?");
+	hst_text(&st, 1, r->run_id);
+	rc = hst_run(&st, &old);
+	if (!rc) {
+		hdb_exec(db, "COMMIT", err, n);	/* recorded before (an imported spool) */
+		return 0;
+	}
+	if ((rc == -ENOENT && !(rc = store_body(db, r, j, &run))) && !(rc = hdb_exec(db, "COMMIT", err, n)))
+		return 0;
+	if (!err[0])
+		snprintf(err, n, "%s", db->ops->errmsg(db));
+	bool again = db->ops->retryable(db);
+	rollback(db);
+	return again ? 1 : rc < 0 ? rc : -EIO;
 }
 
 int
-history_store(sqlite3 *db, const struct run_result *r, char *err, size_t n)
+history_store(struct hdb *db, const struct run_result *r, char *err, size_t n)
 {
-	sqlite3_int64 run, old;
-	int rc;
+	int rc = -EIO;
 
 	if (!r->run_id[0]) {
 		snprintf(err, n, "the result has no run id");
 		return -EINVAL;
 	}
-	if (exec_sql(db, "BEGIN IMMEDIATE", err, n))
-		return -EIO;
-	if (!lookup_id(db, "SELECT id FROM run WHERE run_id = ?", r->run_id, &old)) {
-		exec_sql(db, "COMMIT", err, n);	/* recorded before (an imported spool) */
-		return 0;
+	struct json_object *j = run_json(r);
+	if (!j)
+		return -ENOMEM;
+	/* PostgreSQL: another bench's transaction may have made the same drive
+	 * or run row first; the next attempt sees it */
+	for (int attempt = 0; attempt < 5; attempt++) {
+		err[0] = 0;
+		if ((rc = store_once(db, r, j, err, n)) <= 0)
+			break;
 	}
-	if ((rc = store_body(db, r, &run)) || (rc = exec_sql(db, "COMMIT", err, n))) {
-		if (!err[0])
-			snprintf(err, n, "%s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	return 0;
+	json_object_put(j);
+	return rc > 0 ? -EAGAIN : rc;
 }
 
 int
-history_import_spool(sqlite3 *db, const char *dir)
+history_import_spool(struct hdb *db, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -530,6 +502,26 @@ history_import_spool(sqlite3 *db, const char *dir)
 	return n;
 }
 
+/* mkdir -p of the directories above path's last component. */
+static int
+mkdir_parents(const char *path)
+{
+	char d[4096];
+
+	if (strlen(path) >= sizeof d)
+		return -ENAMETOOLONG;
+	strcpy(d, path);
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(d, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
 static void
 spool(const struct run_result *r, const char *why, bool quiet)
 {
@@ -551,10 +543,11 @@ spool(const struct run_result *r, const char *why, bool quiet)
 		fprintf(stderr, "diskscope: history: %s; run kept in %s, imported on the next open\n", why, path);
 }
 
-static int
-open_default(sqlite3 **db, char *err, size_t n, bool quiet)
+int
+history_open_quiet(struct hdb **db, char *err, size_t n, bool quiet)
 {
 	char path[4096], dir[4096];
+	const char *rest;
 	int rc = history_db_path(path, sizeof path);
 
 	if (rc) {
@@ -562,7 +555,7 @@ open_default(sqlite3 **db, char *err, size_t n, bool quiet)
 		return rc;
 	}
 	/* the default place is made on first use; a --db FILE's directory must exist */
-	if (!opt_db && !getenv("DISKSCOPE_HISTORY_DB") && (rc = mkdir_parents(path))) {
+	if (history_db_is_default() && hdb_backend(path, &rest) == &hdb_sqlite_ops && (rc = mkdir_parents(path))) {
 		snprintf(err, n, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
@@ -575,25 +568,25 @@ open_default(sqlite3 **db, char *err, size_t n, bool quiet)
 
 /* Open the history, importing any spool first (one notice). */
 int
-history_open_default(sqlite3 **db, char *err, size_t n)
+history_open_default(struct hdb **db, char *err, size_t n)
 {
-	return open_default(db, err, n, false);
+	return history_open_quiet(db, err, n, false);
 }
 
 void
 history_record(const struct run_result *r, const struct history_opts *opts)
 {
 	bool quiet = opts && opts->quiet;
-	sqlite3 *db;
+	struct hdb *db;
 	char err[512] = "";
 
-	if (opt_off)
+	if (history_off())
 		return;
-	if (open_default(&db, err, sizeof err, quiet)) {
+	if (history_open_quiet(&db, err, sizeof err, quiet)) {
 		spool(r, err, quiet);
 		return;
 	}
 	if (history_store(db, r, err, sizeof err))
 		spool(r, err[0] ? err : "could not write", quiet);
-	sqlite3_close(db);
+	hdb_close(db);
 }

@@ -4,7 +4,10 @@
 # model, its trend) as text, JSON and CSV.  A database that cannot be opened
 # keeps the run in the spool (exit code unchanged) and the next run imports
 # it; two runs recording at once both land; --no-history records nothing;
-# postgresql:// is refused with exit 2; a dashboard run is recorded.
+# a bad postgresql:// URL is refused with exit 2; a CSV field with a comma
+# or a quote is quoted (RFC 4180); a dashboard run is recorded.
+# HISTORY_DB=URL runs the same suite against a PostgreSQL database
+# (tests/sys/history-pg.sh starts a throwaway server and sets it).
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
@@ -12,14 +15,14 @@ T=$(mktemp -d /tmp/ds-history-XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 XDG_DATA_HOME=$T/data; export XDG_DATA_HOME
-DB=$T/h.db
+DB=${HISTORY_DB:-$T/h.db}
 run() { "$DS" --demo run seqread "$@" --time 2 --db "$DB" >/dev/null 2>"$T/err"; }
 js() {	# PYTHON-EXPR on the document d, from stdin
   python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"
 }
 
 for s in 1 2 3; do run sim:WD40EZRX --seed $s || fail "run seed $s: exit $?"; done
-[ -s "$DB" ] || fail "--db $DB not created"
+[ -n "${HISTORY_DB:-}" ] || [ -s "$DB" ] || fail "--db $DB not created"
 [ -e "$XDG_DATA_HOME/diskscope/history.db" ] && fail "--db given, the default database was written too"
 "$DS" history sim:WD40EZRX --db "$DB" > "$T/out" || fail "history: exit $?"
 cat "$T/out"
@@ -51,10 +54,13 @@ n=$("$DS" history --since 2999-01-01 --json --db "$DB" | js 'len(d["history"]["d
 n=$("$DS" history sim0 --json --db "$DB" | js 'len(d["history"]["drives"][0]["runs"])')
 [ "$n" = 1 ] || fail "--no-history: sim0 has $n runs"
 
-# postgresql is refused, nothing runs
-"$DS" --demo run seqread sim0 --time 2 --db postgresql://bench/h >/dev/null 2>"$T/err"
-[ $? = 2 ] || fail "postgresql://: exit 2 expected"
-grep -q 'not supported' "$T/err" || fail "postgresql://: $(cat "$T/err")"
+# a bad PostgreSQL URL is refused in one line, nothing runs
+"$DS" --demo run seqread sim0 --time 2 --db 'postgresql://bench/h?nosuch=1' >"$T/out" 2>"$T/err"
+[ $? = 2 ] || fail "bad postgresql:// URL: exit 2 expected"
+[ "$(wc -l < "$T/err")" = 1 ] && grep -q 'not a PostgreSQL URL' "$T/err" || fail "bad URL: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "bad URL: the run ran"
+n=$("$DS" history sim0 --json --db "$DB" | js 'len(d["history"]["drives"][0]["runs"])')
+[ "$n" = 1 ] || fail "bad URL: sim0 has $n runs"
 
 # a database that cannot be opened: the run still exits 0, its JSON is spooled
 : > "$T/file"
@@ -69,11 +75,25 @@ grep -q 'imported 1 spooled run' "$T/err" || fail "no import notice: $(cat "$T/e
 
 # two processes recording into one database at once both land
 run sim7 & p1=$!
-"$DS" --demo run seqread sim7 --time 2 --db "sqlite:$DB" >/dev/null 2>"$T/err2" & p2=$!
+"$DS" --demo run seqread sim7 --time 2 --db "${HISTORY_DB:-sqlite:$DB}" >/dev/null 2>"$T/err2" & p2=$!
 wait $p1 || fail "concurrent run 1: exit $?"
 wait $p2 || fail "concurrent run 2: exit $? $(cat "$T/err2")"
 n=$("$DS" history sim7 --json --db "$DB" | js 'len(d["history"]["drives"][0]["runs"])')
 [ "$n" = 2 ] || fail "concurrent: sim7 has $n runs, 2 expected"
+# CSV per RFC 4180: a model name with a comma and a quote is one quoted field
+python3 - tests/fixtures/history/seqread-sdb.json "$XDG_DATA_HOME/diskscope/spool/c5c5.json" <<'PY' || fail "spool fixture"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["identity"]["run_id"] = "c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5"
+d["run"]["identity"]["targets"][0]["model"] = 'ACME, "Fast" 4TB'
+d["run"]["identity"]["targets"][0]["serial"] = "CSV-1"
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DS" history CSV-1 --csv "$T/c.csv" --db "$DB" >/dev/null 2>&1 || fail "--csv CSV-1: exit $?"
+python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r)==2 and r[1][1]=='ACME, \"Fast\" 4TB' and r[1][2]=='CSV-1', r" "$T/c.csv" ||
+  fail "CSV quoting: $(cat "$T/c.csv")"
+grep -q '^sdb,"ACME, ""Fast"" 4TB",CSV-1,' "$T/c.csv" || fail "CSV field not quoted: $(cat "$T/c.csv")"
 # a run the dashboard finishes is recorded too (quietly: curses owns the terminal)
 if command -v script >/dev/null; then
   TERM=xterm script -qc "'$DS' --demo --sim-speed 0 --frames 100 --db '$DB' seqread sim4 --time 2" /dev/null >/dev/null 2>&1 ||

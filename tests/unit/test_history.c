@@ -1,36 +1,61 @@
-/* test_history.c - the history store on a temporary SQLite file: a new file
- * (schema version 0) is migrated to the latest schema, a saved result is
- * recorded into the tables that map it (once, however often it is given),
- * and a spooled run is imported and its file removed. */
+/* test_history.c - the history store, on a temporary SQLite file, or with
+ * DISKSCOPE_TEST_PG set (tests/sys/history-pg.sh: a conninfo such as
+ * "host=/tmp/x port=5432 user=postgres") on the throwaway PostgreSQL
+ * server's databases ds_v0, ds_v1, ds_rec, ds_spool and ds_q: the same
+ * tests.  A new database (schema version 0) and a version-1 one are
+ * migrated to the latest schema, a saved result is recorded into the tables
+ * that map it (once, however often it is given) with its document and its
+ * drive's facts, a spooled run is imported and its file removed, and the
+ * queries other parts use answer from what was recorded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "history/db.h"
 #include "history/history.h"
+#include "history/internal.h"
 #include "report/run.h"
 
 #define FIXTURE "tests/fixtures/history/seqread-sdb.json"
 
 static char dir[] = "/tmp/ds-history-XXXXXX";
-static char dbpath[512];
+static char dbpath[1024];
+static const char *pg;	/* $DISKSCOPE_TEST_PG: the PostgreSQL run */
+
+/* The database called name: a file in dir, or a database on the server. */
+static const char *
+where(const char *name)
+{
+	if (pg)
+		snprintf(dbpath, sizeof dbpath, "%s dbname=ds_%s", pg, name);
+	else
+		snprintf(dbpath, sizeof dbpath, "%s/%s.db", dir, name);
+	return dbpath;
+}
 
 static long long
-count(sqlite3 *db, const char *sql)
+count(struct hdb *db, const char *sql)
 {
-	sqlite3_stmt *st;
-	long long n = -1;
+	struct hst st;
+	int64_t n = -1;
 
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	hst_init(&st, db, sql);
+	assert_int_equal(hst_run(&st, &n), 0);
 	return n;
+}
+
+static void
+exec_ok(struct hdb *db, const char *sql)
+{
+	char err[256] = "";
+	assert_int_equal(hdb_exec(db, sql, err, sizeof err), 0);
 }
 
 static void
@@ -44,57 +69,93 @@ load(struct run_result *r)
 static void
 test_migrate_from_zero(void **state)
 {
-	sqlite3 *db;
+	struct hdb *db;
 	char err[256] = "";
 
 	/* a database at version 0: a meta table that says so, nothing else */
-	snprintf(dbpath, sizeof dbpath, "%s/v0.db", dir);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE meta(schema_version INTEGER NOT NULL);"
-				      "INSERT INTO meta VALUES(0)", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(hdb_open(where("v0"), &db, err, sizeof err), 0);
+	exec_ok(db, "CREATE TABLE meta(schema_version INTEGER NOT NULL); INSERT INTO meta VALUES(0)");
 	assert_int_equal(history_schema_version(db), 0);
-	sqlite3_close(db);
-	assert_int_equal(history_open(dbpath, &db, err, sizeof err), 0);
+	hdb_close(db);
+	assert_int_equal(history_open(where("v0"), &db, err, sizeof err), 0);
 	assert_int_equal(history_schema_version(db), HISTORY_SCHEMA);
 	assert_int_equal(count(db, "SELECT count(*) FROM meta"), 1);
-	assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-			 " ('bench','run','drive','run_target','step_result','verdict','result_table')"), 7);
-	sqlite3_close(db);
+	/* every table of both migrations is there (and empty) */
+	assert_int_equal(count(db, "SELECT (SELECT count(*) FROM bench) + (SELECT count(*) FROM drive)"
+			 " + (SELECT count(*) FROM step_result) + (SELECT count(*) FROM verdict)"
+			 " + (SELECT count(*) FROM result_table) + (SELECT count(doc) FROM run)"
+			 " + (SELECT count(facts) FROM run_target)"), 0);
+	hdb_close(db);
 	/* opening again changes nothing */
-	assert_int_equal(history_open(dbpath, &db, err, sizeof err), 0);
+	assert_int_equal(history_open(where("v0"), &db, err, sizeof err), 0);
 	assert_int_equal(history_schema_version(db), HISTORY_SCHEMA);
-	sqlite3_close(db);
+	history_close(db);
+}
+
+/* A version-1 database with a run in it: migration 2 adds the document and
+ * facts columns, the old run stays and says it kept no document. */
+static void
+test_migrate_from_one(void **state)
+{
+	struct hdb *db;
+	struct run_result r;
+	struct json_object *j = NULL;
+	char err[256] = "";
+
+	assert_int_equal(history_open(where("v1"), &db, err, sizeof err), 0);
+	load(&r);
+	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
+	run_result_free(&r);
+	/* back to schema 1 as it was */
+	exec_ok(db, "DROP INDEX run_by_started; ALTER TABLE run DROP COLUMN doc;"
+		"ALTER TABLE run_target DROP COLUMN facts; UPDATE meta SET schema_version = 1");
+	assert_int_equal(history_schema_version(db), 1);
+	history_close(db);
+	assert_int_equal(history_open(where("v1"), &db, err, sizeof err), 0);
+	assert_int_equal(history_schema_version(db), 2);
+	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE doc IS NULL"), 1);
+	history_close(db);
+	setenv("DISKSCOPE_HISTORY_DB", where("v1"), 1);
+	assert_int_equal(history_run_json("0123456789abcdef0123456789abcdef", &j, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "schema 1"));
+	assert_null(j);
 }
 
 static void
 test_new_file_and_dirs(void **state)
 {
-	sqlite3 *db;
-	char err[256] = "";
+	struct hdb *db;
+	char err[256] = "", p[600];
 
+	if (pg)
+		skip();	/* files only */
 	/* the default place: made on first use under $XDG_DATA_HOME */
-	snprintf(dbpath, sizeof dbpath, "%s/xdg", dir);
-	setenv("XDG_DATA_HOME", dbpath, 1);
+	snprintf(p, sizeof p, "%s/xdg", dir);
+	setenv("XDG_DATA_HOME", p, 1);
 	unsetenv("DISKSCOPE_HISTORY_DB");
 	assert_int_equal(history_open_default(&db, err, sizeof err), 0);
 	assert_int_equal(history_schema_version(db), HISTORY_SCHEMA);
-	sqlite3_close(db);
-	snprintf(dbpath, sizeof dbpath, "%s/xdg/diskscope/history.db", dir);
-	assert_int_equal(access(dbpath, F_OK), 0);
+	history_close(db);
+	snprintf(p, sizeof p, "%s/xdg/diskscope/history.db", dir);
+	assert_int_equal(access(p, F_OK), 0);
 	/* a HOME that does not exist is not made, even as root */
 	unsetenv("XDG_DATA_HOME");
-	snprintf(dbpath, sizeof dbpath, "%s/nonexistent", dir);
-	setenv("HOME", dbpath, 1);
+	snprintf(p, sizeof p, "%s/nonexistent", dir);
+	setenv("HOME", p, 1);
 	assert_int_not_equal(history_open_default(&db, err, sizeof err), 0);
-	assert_int_not_equal(access(dbpath, F_OK), 0);
+	assert_int_not_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof p, "%s/xdg", dir);
+	setenv("XDG_DATA_HOME", p, 1);
 }
 
 static void
 test_not_regular(void **state)
 {
-	sqlite3 *db;
+	struct hdb *db = NULL;
 	char err[256] = "";
 
+	if (pg)
+		skip();	/* files only */
 	/* never a device (SQLite would write into one that reads as zeros) */
 	assert_int_equal(history_open("/dev/null", &db, err, sizeof err), -EINVAL);
 	assert_null(db);
@@ -105,12 +166,11 @@ test_not_regular(void **state)
 static void
 test_record_fixture(void **state)
 {
-	sqlite3 *db;
+	struct hdb *db;
 	struct run_result r;
 	char err[256] = "";
 
-	snprintf(dbpath, sizeof dbpath, "%s/rec.db", dir);
-	assert_int_equal(history_open(dbpath, &db, err, sizeof err), 0);
+	assert_int_equal(history_open(where("rec"), &db, err, sizeof err), 0);
 	load(&r);
 	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
 	assert_int_equal(history_store(db, &r, err, sizeof err), 0);	/* the same run once */
@@ -127,35 +187,165 @@ test_record_fixture(void **state)
 			 " AND mbps > 149 AND mbps < 151 AND lat_p99 > 0 AND errors = 0"), 1);
 	assert_int_equal(count(db, "SELECT count(*) FROM verdict WHERE kind = 'errors' AND level = 'pass'"
 			 " AND evidence = '[\"0 errors in 286 reads\"]'"), 1);
-	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE test = 'seqread' AND"
-			 " json_extract(params, '$.qd') = 8 AND interrupted = 0"), 1);
+	assert_int_equal(count(db, pg ? "SELECT count(*) FROM run WHERE test = 'seqread' AND"
+			       " (params::json->>'qd')::int = 8 AND interrupted = 0" :
+			       "SELECT count(*) FROM run WHERE test = 'seqread' AND"
+			       " json_extract(params, '$.qd') = 8 AND interrupted = 0"), 1);
+	/* migration 2: the whole document and the drive's facts */
+	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE doc LIKE '%\"identity\"%'"
+			 " AND doc LIKE '%\"steps\"%' AND doc LIKE '%\"verdicts\"%'"), 1);
+	assert_int_equal(count(db, "SELECT count(*) FROM run_target WHERE facts LIKE '%\"serial\":\"WD-WCC4E1234567\"%'"
+			 " AND facts LIKE '%\"firmware\":\"80.00A80\"%' AND facts LIKE '%\"capacity_bytes\":4000787030016%'"), 1);
+	/* a table row of the drive (triage's temperature) lands in its facts */
+	static const struct result_col cols[] = {
+		{ "target", "Drive", COL_STR, "", 0 }, { "temp_c", "Temp", COL_DBL, "C", 0 },
+	};
+	load(&r);
+	strcpy(r.run_id, "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a");
+	struct result_table *t = result_table_add(&r, "triage", "Triage", cols, 2);
+	assert_non_null(t);
+	assert_int_equal(table_add_row(t), 0);
+	assert_int_equal(table_set_str(t, 0, 0, "sdb"), 0);
+	table_set_dbl(t, 0, 1, 41);
+	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
+	run_result_free(&r);
+	assert_int_equal(count(db, "SELECT count(*) FROM run_target t JOIN run r ON r.id = t.run"
+			 " WHERE r.run_id = '0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'"
+			 " AND t.facts LIKE '%\"tables\":{\"triage\":{\"target\":\"sdb\",\"temp_c\":41%'"), 1);
 	/* a second run of the same drive lands on the same drive row */
 	load(&r);
 	strcpy(r.run_id, "fedcba9876543210fedcba9876543210");
 	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
 	run_result_free(&r);
 	assert_int_equal(count(db, "SELECT count(*) FROM drive"), 1);
-	assert_int_equal(count(db, "SELECT count(DISTINCT run) FROM run_target"), 2);
-	sqlite3_close(db);
+	assert_int_equal(count(db, "SELECT count(DISTINCT run) FROM run_target"), 3);
+	history_close(db);
 }
 
 static void
 test_import_spool(void **state)
 {
-	sqlite3 *db;
+	struct hdb *db;
 	char err[256] = "", sp[512], cmd[1200];
 
 	snprintf(sp, sizeof sp, "%s/spool", dir);
 	snprintf(cmd, sizeof cmd, "mkdir -p %s && cp %s %s/0123456789abcdef0123456789abcdef.json", sp, FIXTURE, sp);
 	assert_int_equal(system(cmd), 0);
-	snprintf(dbpath, sizeof dbpath, "%s/spool.db", dir);
-	assert_int_equal(history_open(dbpath, &db, err, sizeof err), 0);
+	assert_int_equal(history_open(where("spool"), &db, err, sizeof err), 0);
 	assert_int_equal(history_import_spool(db, sp), 1);
 	assert_int_equal(count(db, "SELECT count(*) FROM run"), 1);
 	snprintf(cmd, sizeof cmd, "%s/0123456789abcdef0123456789abcdef.json", sp);
 	assert_int_not_equal(access(cmd, F_OK), 0);
 	assert_int_equal(history_import_spool(db, sp), 0);
-	sqlite3_close(db);
+	history_close(db);
+}
+
+/* Three drives of one model at 100, 150 and 200 MB/s, the middle one twice. */
+static void
+test_queries(void **state)
+{
+	static const char *const serial[] = { "S-A", "S-B", "S-C", "S-B" };
+	static const double rate[] = { 100, 150, 200, 140 };
+	struct hdb *db;
+	struct run_result r;
+	char err[256] = "";
+
+	assert_int_equal(history_open(where("q"), &db, err, sizeof err), 0);
+	for (int i = 0; i < 4; i++) {
+		load(&r);
+		snprintf(r.run_id, sizeof r.run_id, "aaaa0000bbbb0000cccc0000dddd000%d", i);
+		snprintf(r.ident[0].serial, sizeof r.ident[0].serial, "%s", serial[i]);
+		r.started += i * 60;
+		r.steps[0].res[0].mbps = rate[i];
+		assert_int_equal(history_store(db, &r, err, sizeof err), 0);
+		run_result_free(&r);
+	}
+	history_close(db);
+	setenv("DISKSCOPE_HISTORY_DB", where("q"), 1);
+
+	struct json_object *j, *o;
+	assert_int_equal(history_run_json("aaaa0000bbbb0000cccc0000dddd0002", &j, err, sizeof err), 0);
+	assert_true(json_object_object_get_ex(j, "identity", &o));
+	assert_true(json_object_object_get_ex(j, "steps", &o));
+	json_object_put(j);
+	assert_int_equal(history_run_json("aaaa0000", &j, err, sizeof err), -EINVAL);	/* four start so */
+	assert_int_equal(history_run_json("0000000000000000", &j, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "no such run"));
+
+	load(&r);
+	char day[16];
+	strftime(day, sizeof day, "%Y-%m-%d", localtime(&r.started));
+	run_result_free(&r);
+	struct strlist ids = { 0 };
+	assert_int_equal(history_runs_on(day, &ids, err, sizeof err), 0);
+	assert_int_equal(ids.n, 4);
+	assert_string_equal(ids.v[0], "aaaa0000bbbb0000cccc0000dddd0000");	/* oldest first */
+	assert_string_equal(ids.v[3], "aaaa0000bbbb0000cccc0000dddd0003");
+	strlist_free(&ids);
+	assert_int_equal(history_runs_on("1999-01-01", &ids, err, sizeof err), 0);
+	assert_int_equal(ids.n, 0);
+	assert_int_equal(history_runs_on("yesterday", &ids, err, sizeof err), -EINVAL);
+
+	struct history_drive_summary s;
+	assert_int_equal(history_drive_summary("S-B", &s, err, sizeof err), 0);
+	assert_string_equal(s.model, "WDC WD40EZRX-00SPEB0");
+	assert_int_equal(s.n_runs, 2);
+	assert_string_equal(s.runs[0].run_id, "aaaa0000bbbb0000cccc0000dddd0003");	/* newest first */
+	assert_true(fabs(s.runs[0].mbps - 140) < 0.01);
+	assert_int_equal(s.runs[0].level, VL_PASS);
+	assert_int_equal(s.peers, 2);
+	assert_true(fabs(s.percentile - 50) < 0.01);	/* 140 between 100 and 200 */
+	assert_int_equal(history_drive_summary("S-A", &s, err, sizeof err), 0);
+	assert_true(fabs(s.percentile - 0) < 0.01);
+	assert_int_equal(history_drive_summary("NOPE", &s, err, sizeof err), -ENOENT);
+
+	double rates[8];
+	size_t n;
+	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", NULL, rates, 8, &n, err, sizeof err), 0);
+	assert_int_equal(n, 3);
+	assert_true(fabs(rates[0] - 100) < 0.01 && fabs(rates[1] - 150) < 0.01 && fabs(rates[2] - 200) < 0.01);
+	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", "randread", rates, 8, &n, err, sizeof err), 0);
+	assert_int_equal(n, 0);
+	unsetenv("DISKSCOPE_HISTORY_DB");
+}
+
+/* The config file's [history] section; --db and the variable come first. */
+static void
+test_config(void **state)
+{
+	char p[600], buf[1024];
+	FILE *f;
+
+	snprintf(p, sizeof p, "%s/config.ini", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fprintf(f, "[other]\ndb = no\n[history]\ndb = postgresql://shop/history\nbench = bench-7\n");
+	fclose(f);
+	setenv("DISKSCOPE_CONFIG", p, 1);
+	unsetenv("DISKSCOPE_HISTORY_DB");
+	history_config_reset();
+	assert_int_equal(history_db_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "postgresql://shop/history");
+	assert_string_equal(history_bench_name("host-1"), "bench-7");
+	setenv("DISKSCOPE_HISTORY_DB", "/tmp/env.db", 1);
+	assert_int_equal(history_db_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/tmp/env.db");
+	char *argv[] = { "diskscope", "--db", "sqlite:/tmp/arg.db", "list", NULL };
+	assert_int_equal(history_take_args(4, argv), 2);
+	assert_int_equal(history_db_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "sqlite:/tmp/arg.db");
+	/* which backend a value names */
+	const char *rest;
+	assert_ptr_equal(hdb_backend("host=/run/postgresql dbname=h", &rest), &hdb_pg_ops);
+	assert_ptr_equal(hdb_backend("postgres://db1/h", &rest), &hdb_pg_ops);
+	assert_ptr_equal(hdb_backend("sqlite:/tmp/a.db", &rest), &hdb_sqlite_ops);
+	assert_string_equal(rest, "/tmp/a.db");
+	assert_ptr_equal(hdb_backend("/tmp/a=b.db", &rest), &hdb_sqlite_ops);
+	char *bad[] = { "diskscope", "--db", "postgresql://h/db?nosuchoption=1", NULL };
+	assert_int_equal(history_take_args(3, bad), -1);
+	unsetenv("DISKSCOPE_HISTORY_DB");
+	setenv("DISKSCOPE_CONFIG", "/nonexistent", 1);
+	history_config_reset();
+	assert_string_equal(history_bench_name("host-1"), "host-1");
 }
 
 int
@@ -163,15 +353,24 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_migrate_from_zero),
+		cmocka_unit_test(test_migrate_from_one),
 		cmocka_unit_test(test_new_file_and_dirs),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_record_fixture),
 		cmocka_unit_test(test_import_spool),
+		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_config),
 	};
 	char cmd[600];
 
+	pg = getenv("DISKSCOPE_TEST_PG");
+	if (pg && !*pg)
+		pg = NULL;
 	if (!mkdtemp(dir))
 		return 1;
+	setenv("DISKSCOPE_CONFIG", "/nonexistent", 1);	/* no bench's own config */
+	snprintf(cmd, sizeof cmd, "%s/xdg", dir);
+	setenv("XDG_DATA_HOME", cmd, 1);	/* the spool: ours */
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd)) {}
