@@ -8,12 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
+#include "history/history.h"
 #include "report/doc.h"
 #include "report/html.h"
 #include "report/run.h"
 #include "util/util.h"
-
-#define NO_HISTORY "RUN-ID needs the history database (not in this build)"
 
 static int
 usage(FILE *f, int rc)
@@ -48,25 +47,58 @@ runs_grow(struct runs *rs)
 	return 0;
 }
 
-/* A run recorded in the history database, by its id.  The lead wires this
- * to history_run_json() + run_json_from_object() at merge. */
+/* A run recorded in the history database (--db, the config, the default
+ * file), by its id or a unique prefix of 8+ hex digits as `history` prints. */
 static int
 resolve_run_id(const char *id, struct run_result *out, char *err, size_t n)
 {
-	(void)out;
-	snprintf(err, n, "%.64s: %s", id, NO_HISTORY);
-	return -ENOTSUP;
+	struct json_object *doc = NULL, *run;
+	char why[384] = "";
+	int rc = history_run_json(id, &doc, why, sizeof why);
+	if (rc) {
+		snprintf(err, n, "%.64s: %s", id, why[0] ? why : rc == -ENOENT ? "no such run in the history"
+								    : strerror(-rc));
+		return rc;
+	}
+	if (!json_object_object_get_ex(doc, "run", &run))
+		run = doc;
+	rc = run_json_from_object(run, out, why, sizeof why);
+	if (rc)
+		snprintf(err, n, "%.64s: the history's copy: %s", id, why);
+	json_object_put(doc);
+	return rc;
 }
 
-/* Every run of a day (YYYY-MM-DD) from the history database, appended to
- * runs (grown with runs_grow).  Wired to history_runs_on() + resolve_run_id()
- * at merge. */
+/* Every run of a day (YYYY-MM-DD, local time) from the history database,
+ * appended to runs, oldest first. */
 static int
 resolve_batch(const char *date, struct runs *rs, char *err, size_t len)
 {
-	(void)rs;
-	snprintf(err, len, "--batch %.32s: %s", date, NO_HISTORY);
-	return -ENOTSUP;
+	struct strlist ids = { 0 };
+	char why[384] = "";
+	int rc = history_runs_on(date, &ids, why, sizeof why);
+	if (!rc && !ids.n) {
+		snprintf(why, sizeof why, "no runs recorded on that day");
+		rc = -ENOENT;
+	}
+	if (rc) {
+		snprintf(err, len, "--batch %.32s: %s", date, why[0] ? why : strerror(-rc));
+		strlist_free(&ids);
+		return rc;
+	}
+	for (size_t i = 0; i < ids.n && !rc; i++) {
+		if ((rc = runs_grow(rs))) {
+			snprintf(err, len, "--batch %.32s: out of memory", date);
+			break;
+		}
+		rc = resolve_run_id(ids.v[i], &rs->v[rs->n], err, len);
+		if (rc)
+			run_result_free(&rs->v[rs->n]);
+		else
+			rs->n++;
+	}
+	strlist_free(&ids);
+	return rc;
 }
 
 /* A file, not a run id: it exists, or it looks like a path. */

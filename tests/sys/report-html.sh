@@ -116,6 +116,24 @@ rc=$?
 grep -q 2026-12-01 "$T/err" || fail "--batch: the line does not name the day: $(cat "$T/err")"
 [ "$(cat "$T/keep.html")" = "<p>old</p>" ] || fail "--batch: the output was touched"
 
+# ---- from the history: a RUN-ID (or its 8-digit prefix) and --batch DAY ----
+H="--db $T/h.db"
+# shellcheck disable=SC2086
+"$DS" $H $SIM triage ctrl1 --seed 3 --json "$T/rec.json" >"$T/out" 2>&1
+[ $? -eq 1 ] || fail "triage recorded: $(tail -3 "$T/out")"
+ID=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["identity"]["run_id"])' "$T/rec.json")
+# shellcheck disable=SC2086
+"$DS" $H report "$(echo "$ID" | cut -c1-8)" -o "$T/id.html" 2>"$T/err" || fail "report RUN-ID: $(cat "$T/err")"
+grep -q "$ID" "$T/id.html" || fail "report RUN-ID: the page lacks the run id $ID"
+python3 "$CHECK" summary "$T/id.html" triage/sim:sim0=PASS triage/sim:sim2=WARN triage/sim:sim4=FAIL \
+	|| fail "report RUN-ID summary"
+# shellcheck disable=SC2086
+"$DS" $H --demo run seqread sim0 --time 1 >/dev/null 2>&1 || fail "seqread recorded"
+# shellcheck disable=SC2086
+"$DS" $H report --batch "$(date +%F)" -o "$T/day.html" 2>"$T/err" || fail "report --batch today: $(cat "$T/err")"
+[ "$(grep -c '<td><a href="#d' "$T/day.html")" -eq 6 ] || fail "--batch today: not the 5 + 1 drives of its two runs"
+grep -q 'unreadable at LBA 781312000-' "$T/day.html" || fail "--batch today: the flawed drive's reason"
+
 # ---- Chromium ----
 # the saturate page whole (17 charts, ~7600 px): no console message, every chart inked
 chrome --window-size=1200,11000 --screenshot="$T/sat.png" "file://$T/sat.html"
