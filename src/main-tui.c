@@ -2,6 +2,7 @@
  * callbacks, and `diskscope show`.  Part of main (the one bridge between
  * src/ and ui/), compiled with it, -Iui. */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,60 @@ tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
 	return w ? w->write(r, out) : -EINVAL;
 }
 
+static const char *
+ordinal_suffix(int n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* The details panel's history lines: the drive by serial (else WWN, else
+ * name), its last runs and its rate among the drives of its model. */
+static size_t
+tui_drive_history(void *ctx, const struct drive *d, char (*lines)[128], size_t max)
+{
+	struct history_drive_summary h;
+	char err[256] = "";
+	(void)ctx;
+	if (!max)
+		return 0;
+	if (history_off()) {
+		snprintf(lines[0], 128, "History: off (--no-history)");
+		return 1;
+	}
+	const char *key = d->serial[0] ? d->serial : d->wwn[0] ? d->wwn : d->name;
+	int rc = history_drive_summary(key, &h, err, sizeof err);
+	if (rc == -ENOENT) {
+		snprintf(lines[0], 128, "History: no run of this drive recorded yet");
+		return 1;
+	}
+	if (rc) {
+		snprintf(lines[0], 128, "History: not available (%.100s)", err);
+		return 1;
+	}
+	size_t n = 0;
+	if (isnan(h.mbps))
+		snprintf(lines[n++], 128, "History: no read rate recorded yet");
+	else if (isnan(h.percentile) || h.peers < 1)
+		snprintf(lines[n++], 128, "History: reads %.0f MB/s; no other %.40s tested here", h.mbps,
+			 h.model[0] ? h.model : "drive of its size");
+	else {
+		int p = (int)lround(h.percentile);
+		snprintf(lines[n++], 128, "History: reads %.0f MB/s, %d%s percentile of %d %.40s tested here",
+			 h.mbps, p, ordinal_suffix(p), h.peers, h.model);
+	}
+	for (size_t i = 0; i < h.n_runs && n < max; i++) {
+		const struct history_run_brief *b = &h.runs[i];
+		char rate[24] = "rate unknown";
+		if (!isnan(b->mbps))
+			snprintf(rate, sizeof rate, "%.1f MB/s", b->mbps);
+		snprintf(lines[n++], 128, "  %s %s %s%s%s", b->date, b->test, rate, b->level > 0 ? " " : "",
+			 b->level > 0 ? verdict_level_name((enum verdict_level)b->level) : "");
+	}
+	return n;
+}
+
 static size_t
 tui_poll_inventory(void *ctx, struct inventory *inv)
 {
@@ -222,7 +277,8 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 	struct tui_ctx c = { .g = g };
 	struct ui_backend be = { .ctx = &c, .tests = c.tests, .start = tui_start, .stop = tui_stop,
 				 .snapshot = tui_snapshot, .result = tui_result,
-				 .export_result = tui_export, .poll_inventory = tui_poll_inventory };
+				 .export_result = tui_export, .poll_inventory = tui_poll_inventory,
+				 .drive_history = tui_drive_history };
 	struct ui_opts uo = { .theme = g->theme, .glyphs = g->glyphs, .frames = g->frames };
 	struct inventory inv = { 0 };
 	char err[512] = "";

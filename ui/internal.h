@@ -44,8 +44,15 @@ struct inv_tree_state {
 	size_t n_row, row_cap;
 	int sel, top;			/* the selected drive/controller row, the first shown */
 };
+#define DET_HIST_LINES 8
 struct details_state {
 	int top;			/* scroll */
+	/* the selected drive's history lines, asked again when the drive or
+	 * the number of finished runs changes */
+	const struct drive *hist_drive;
+	unsigned hist_runs;
+	size_t n_hist;
+	char hist[DET_HIST_LINES][128];
 };
 struct picker_state {
 	int focus, test, param, target, top;
@@ -100,6 +107,7 @@ struct ui {
 	bool snap_ui_owned;		/* built by us from a result: free our way */
 	const struct run_result *res[2];
 	size_t n_res;
+	unsigned runs_finished;		/* runs that ended in this session (the history grew) */
 	struct results_state results;	/* panel-results.c */
 	struct autoscale_state tp, scaling, sat;	/* throughput, scaling, saturation */
 };

@@ -171,6 +171,7 @@ poll_backend(struct ui *u)
 		if (r) {
 			u->res[0] = r;
 			u->n_res = 1;
+			u->runs_finished++;
 			u->results.top = 0;
 			set_view(u, VIEW_RESULT);
 			ui_notice(u, EL_OK, "%s %s: e exports JSON and CSV", r->test,

@@ -167,6 +167,28 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 	}
 }
 
+/* The drive's bench history (its last runs, where it stands among the
+ * drives of its model), asked of the backend only when the drive or the
+ * number of finished runs changed: a database query per frame is too many. */
+static void
+history_lines(struct ui *u, const struct drive *d, struct lines *l)
+{
+	struct details_state *s = &u->det;
+	if (!u->be || !u->be->drive_history)
+		return;
+	if (s->hist_drive != d || s->hist_runs != u->runs_finished) {
+		s->n_hist = u->be->drive_history(u->be->ctx, d, s->hist, DET_HIST_LINES);
+		s->hist_drive = d;
+		s->hist_runs = u->runs_finished;
+	}
+	if (!s->n_hist)
+		return;
+	add(l, EL_TITLE, "%s", s->hist[0]);
+	for (size_t i = 1; i < s->n_hist; i++)
+		add(l, EL_TEXT, "%s", s->hist[i]);
+	add(l, EL_TEXT, "%s", "");
+}
+
 static void
 drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 {
@@ -240,6 +262,7 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	for (size_t i = 0; i < d->warnings.n; i++)
 		add(l, EL_WARN, "%s %s", sym_warn(u), d->warnings.v[i]);
 	add(l, EL_TEXT, "%s", "");
+	history_lines(u, d, l);
 	if (!sm->known) {
 		add(l, EL_UNKNOWN, "SMART: unknown (%s)", str_or(sm->reason, "not read"));
 		return;

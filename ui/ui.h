@@ -36,6 +36,11 @@ struct ui_backend {
 	/* Fold facts that arrived since (ATA/SMART answers) into inv, on the UI
 	 * thread; returns how many drives changed.  NULL: the inventory is final. */
 	size_t (*poll_inventory)(void *ctx, struct inventory *inv);
+	/* The drive's bench history as text lines for the details panel (its
+	 * last runs, its rate among the drives of its model); returns how many
+	 * lines, 0 none.  NULL: no history in this build.  Called when the
+	 * selected drive changes and after a run, not every frame. */
+	size_t (*drive_history)(void *ctx, const struct drive *d, char (*out)[128], size_t max);
 	/* Export the last result: 0 or -errno, path written in out. */
 	int (*export_result)(void *ctx, const char *fmt, char *out, size_t outlen);
 };

@@ -90,6 +90,9 @@ int history_drive_summary(const char *key, struct history_drive_summary *out, ch
 int history_model_rates(const char *model, const char *test, double *rates, size_t max, size_t *n,
 			char *err, size_t en);
 
+/* --no-history was given: nothing recorded, nothing read. */
+bool history_off(void);
+
 /* `diskscope history [DRIVE|--model M|--since DATE] [--json] [--csv FILE]` */
 int history_cli(int argc, char **argv);
 #endif

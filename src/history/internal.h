@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include "history/db.h"
 
-bool history_off(void);			/* --no-history */
 bool history_db_is_default(void);	/* no --db, variable or config setting */
 void history_config_reset(void);	/* tests: forget options and the config read */
 /* Open the configured database, import the spool (a notice unless quiet). */
