@@ -159,7 +159,7 @@ model_cell(const struct drive *d, int mw, char *buf, size_t n)
 	const char *m = model_text(d);
 	int l = (int)strlen(m);
 	if (l <= mw)
-		snprintf(buf, n, "%s", m);
+		snprintf(buf, n, "%.*s", mw, m);
 	else if (!d->model[0] && d->backing[0])
 		snprintf(buf, n, "~%s", m + l - (mw - 1));
 	else

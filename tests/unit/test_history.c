@@ -253,7 +253,7 @@ test_queries(void **state)
 	assert_int_equal(history_open(where("q"), &db, err, sizeof err), 0);
 	for (int i = 0; i < 4; i++) {
 		load(&r);
-		snprintf(r.run_id, sizeof r.run_id, "aaaa0000bbbb0000cccc0000dddd000%d", i);
+		snprintf(r.run_id, sizeof r.run_id, "aaaa0000bbbb0000cccc0000dddd000%c", (char)('0' + i));
 		snprintf(r.ident[0].serial, sizeof r.ident[0].serial, "%s", serial[i]);
 		r.started += i * 60;
 		r.steps[0].res[0].mbps = rate[i];
