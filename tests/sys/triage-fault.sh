@@ -67,7 +67,10 @@ python3 - "$FT/s.json" <<'PY' || fault_fail "stall verdicts"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]
 v = [x for x in r["verdicts"] if x["kind"] == "triage"]
-assert [x["level"] for x in v] == ["fail", "pass"], v
+# the peer is not failed; on a loaded machine its own pass can show a slow
+# range or read FAST against the stalled drive (a WARN), never a stall
+assert [x["level"] for x in v][0] == "fail" and v[1]["level"] in ("pass", "warn"), v
 assert "a read stalled 1." in v[0]["text"] and "(limit 1.0 s)" in v[0]["text"], v[0]
+assert "stalled" not in v[1]["text"], v[1]
 PY
 echo PASS
