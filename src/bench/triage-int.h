@@ -54,6 +54,7 @@ struct tri_tgt {
 	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
 	char note[192];
 	bool out;			/* left out of the later steps (a rule failed it) */
+	bool out_slow;			/* by --fail-below, alone */
 	char out_why[WORKER_STOP_LEN];
 	/* write-verify */
 	uint64_t wv_start, wv_end;	/* bytes, its span */

@@ -304,7 +304,7 @@ static double peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t 
 /* A drive whose rule ended its job, or (alone) under --fail-below % of its
  * peers, is left out of the later steps. */
 static void
-mark_out(struct bench_ctx *c)
+mark_out(struct bench_ctx *c, bool solos_done)
 {
 	struct tri_state *S = c->state;
 	double fb = plan_param_num(c->plan, "fail-below");
@@ -319,9 +319,9 @@ mark_out(struct bench_ctx *c)
 			continue;
 		}
 		size_t np;
-		double pct = S->shared_added ? NAN : peer_pct(c, t, false, &np);
+		double pct = solos_done ? peer_pct(c, t, false, &np) : NAN;
 		if (fb > 0 && isfinite(pct) && pct < fb) {
-			T->out = true;
+			T->out = T->out_slow = true;
 			snprintf(T->out_why, sizeof(T->out_why), "slow: alone %.0f %% of its peers' median "
 				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->solo, fb);
 		}
@@ -382,7 +382,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	}
 	if (kind == TK_WRITE || kind == TK_VERIFY)
 		triage_wv_step_done(c, kind);
-	mark_out(c);
+	mark_out(c, S->done == S->n_solo + 1 && !S->shared_added);
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
 		for (size_t t = 0; t < c->n_targets; t++)
@@ -633,6 +633,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 			strlist_add(&ev, line);
 			if (fail_below > 0 && pct[k] < fail_below) {
 				lv = VL_FAIL;
+				if (!k && T->out_slow)
+					continue;	/* said by its "stopped" reason */
 				triage_add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s) "
 						  "(--fail-below %.0f %%)", which[k], pct[k], mine[k], fail_below);
 			} else if (pct[k] < slow_below) {
@@ -657,7 +659,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, sizeof(first_fail));
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
-		if (T->stopped) {
+		if (T->stopped && !T->out) {	/* a rule's stop is said once, by the rule */
 			lv = VL_FAIL;
 			triage_add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
 		}
