@@ -665,8 +665,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		}
 		if ((!T->scanned && !T->out) || r->interrupted) {
 			raise_to(&lv, VL_WARN);
-			triage_add_reason(why, sizeof(why), r->interrupted ? "the run was stopped: the read test did not finish"
-				   : "the read test did not run");
+			triage_add_reason(why, sizeof(why), !r->interrupted ? "the read test did not run" : T->scanned
+					  ? "the run was stopped before the end" : "the run was stopped: the read test did not finish");
 		}
 		cnt[lv]++;
 		struct verdict *v = result_verdict(r, lv, "triage", "%s: %s%s%s", short_name(c, t), level_word[lv],
