@@ -55,6 +55,7 @@ struct tri_tgt {
 	char note[192];
 	bool out;			/* left out of the later steps (a rule failed it) */
 	bool out_slow;			/* by --fail-below, alone */
+	bool out_warm;			/* by --max-temp, before any read */
 	char out_why[WORKER_STOP_LEN];
 	/* write-verify */
 	uint64_t wv_start, wv_end;	/* bytes, its span */

@@ -12,6 +12,7 @@
 #include "inventory/inventory.h"
 #include "sim/drive.h"
 #include "sim/model.h"
+#include "sim/sim.h"
 
 const uint8_t triage_smart_ids[TRI_SMART_N] = { 5, 187, 188, 196, 197, 198, 199 };
 
@@ -91,6 +92,7 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct 
 	if (sim && !sim_rig_get(&rig, &ctrls, err, sizeof(err)) && rig) {
 		o.demo = true;
 		o.demo_rig = rig->file;	/* the rig loaded now: kept as it is */
+		o.extra_drives = sim_inventory_source;	/* else no sim drive, no SMART: ENOSYS */
 	}
 	struct inventory inv = { 0 };
 	int rc = inventory_scan(&inv, &o);
@@ -104,9 +106,10 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct 
 			d = inventory_find_drive(&inv, tg[t].path);
 		if (d)
 			snap_drive(s, d, &inv);
+		else if (rc)
+			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
 		else
-			snprintf(s->reason, sizeof(s->reason), "%s",
-				 rc ? "the inventory could not be read" : "not a drive the inventory shows");
+			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 	}
 	inventory_free(&inv);
 	return rc;

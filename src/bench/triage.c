@@ -120,17 +120,43 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	if (rc0)
 		return rc0;
 	p->topts.write = triage_wv_on(p);	/* every target then through the guard */
-	for (unsigned i = 0; i < p->targets.n; i++) {
+	return 0;	/* the solo samples follow the SMART snapshot (add_solos) */
+}
+
+/* One solo sample per drive not too warm already (--max-temp: a drive
+ * that hot is not read at all). */
+static void
+add_solos(struct bench_ctx *c)
+{
+	struct plan *p = c->plan;
+	struct tri_state *S = c->state;
+	double max_temp = plan_param_num(p, "max-temp");
+	struct run_params rp = p->params;
+	rp.seconds = plan_param_num(p, "solo-time");
+	rp.size = 0;
+	rp.ramp_s = 0;
+	rp.rw_mix = 100;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	S->n_solo = 0;
+	for (unsigned i = 0; i < c->n_targets; i++) {
+		const struct tri_snap *b = &S->before[i];
+		struct tri_tgt *T = &S->t[i];
+		if (b->smart && b->temp_known && b->temp_c > max_temp) {
+			T->out = T->out_warm = true;
+			snprintf(T->out_why, sizeof(T->out_why), "too warm before any read: %.0f C (--max-temp %.0f C)",
+				 b->temp_c, max_temp);
+			continue;
+		}
 		const char *nm = strrchr(p->targets.v[i], '/');
 		char lab[48];
 		snprintf(lab, sizeof(lab), "solo %s", nm ? nm + 1 : p->targets.v[i]);
 		struct plan_step *st;
-		int rc = plan_add_step_params(p, &i, 1, &rp, lab, &st);
-		if (rc)
-			return rc;
+		if (plan_add_step_params(p, &i, 1, &rp, lab, &st))
+			return;
 		st->max_consec_errors = TRI_ERR_LIMIT;
+		S->kind[S->n_kind++] = TK_SOLO;
+		S->n_solo++;
 	}
-	return 0;
 }
 
 /* ---- per I/O ---- */
@@ -335,15 +361,15 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	size_t i = S->done++;
 	int kind = i < S->n_kind ? S->kind[i] : TK_SHARED;
 	if (i == 0) {
-		S->n_solo = c->n_targets;
 		S->kind[0] = TK_BEFORE;
-		for (size_t k = 1; k <= S->n_solo; k++)
-			S->kind[k] = TK_SOLO;
-		S->n_kind = 1 + S->n_solo;
+		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
 		triage_snapshot(c->plan, c->targets, c->n_targets, S->before);
-		return;
+		add_solos(c);
+		if (S->n_solo)
+			return;
+		kind = TK_BEFORE;	/* every drive too warm: no read at all */
 	}
 	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
 		unsigned t = st->idx[k];
@@ -416,11 +442,13 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_targets; j++) {
 		double r = shared ? S->t[j].shared : S->t[j].solo;
+		if (shared && S->t[j].out)	/* a rule cut its pass short: no rate to compare */
+			continue;
 		if (peers(c, t, j) && isfinite(r) && r > 0)
 			v[n++] = r;
 	}
 	*n_peers = n ? n - 1 : 0;
-	double me = shared ? S->t[t].shared : S->t[t].solo;
+	double me = shared && S->t[t].out ? NAN : shared ? S->t[t].shared : S->t[t].solo;
 	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
 	return 100.0 * me / dbl_median(v, n);
@@ -651,7 +679,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		smart_judge(S, t, max_temp, plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
 		if (T->out) {
 			lv = VL_FAIL;
-			triage_add_reason(why, sizeof(why), "stopped: %s", T->out_why);
+			triage_add_reason(why, sizeof(why), T->out_warm ? "not read: %s" : "stopped: %s", T->out_why);
 			if (!first_fail[0])
 				snprintf(first_fail, sizeof(first_fail), "%s stopped: %.120s", short_name(c, t),
 					 T->out_why);
