@@ -365,7 +365,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
-		triage_snapshot(c->plan, c->targets, c->n_targets, S->before);
+		triage_snapshot(c->plan, c->targets, c->n_targets, false, S->before);
 		add_solos(c);
 		if (S->n_solo)
 			return;
@@ -586,7 +586,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	if (!S->done)	/* stopped before the first step ended: nothing measured */
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = NAN;
-	triage_snapshot(p, c->targets, c->n_targets, S->after);
+	triage_snapshot(p, c->targets, c->n_targets, true, S->after);
 	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
 	if (!tb)
 		return -ENOMEM;
@@ -627,6 +627,14 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 					 (unsigned long long)io->ext_lost);
 				strlist_add(&ev, line);
 			}
+		}
+		/* the rule that ended its job, early in the line: the verdict's text is short */
+		if (T->out) {
+			lv = VL_FAIL;
+			triage_add_reason(why, sizeof(why), T->out_warm ? "not read: %s" : "stopped: %s", T->out_why);
+			if (!first_fail[0])
+				snprintf(first_fail, sizeof(first_fail), "%s stopped: %.120s", short_name(c, t),
+					 T->out_why);
 		}
 		if (io->max_lat_ns && (double)io->max_lat_ns / 1e9 > stall_s) {
 			lv = VL_FAIL;
@@ -677,13 +685,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		if (!T->n_peers)
 			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
 		smart_judge(S, t, max_temp, plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
-		if (T->out) {
-			lv = VL_FAIL;
-			triage_add_reason(why, sizeof(why), T->out_warm ? "not read: %s" : "stopped: %s", T->out_why);
-			if (!first_fail[0])
-				snprintf(first_fail, sizeof(first_fail), "%s stopped: %.120s", short_name(c, t),
-					 T->out_why);
-		}
+		triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 		triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, sizeof(first_fail));
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");

@@ -6,6 +6,8 @@
 #   sim2 (unreadable band): --max-bad 8 stops it at its 8th bad block, its
 #        peers read all 5 GB;
 #   sim3 (61 C in SMART): over --max-temp 55, not read at all;
+#   sim2's self-test log gains a failed extended test during the run: FAIL
+#        "new failed self-test at LBA 781250123";
 #   sim0, sim4: PASS.  Exit 1.  Then without the rules (--max-bad 0,
 #   --fail-below 0, --max-temp 70) sim1 and sim3 are read and sim2 reads on
 #   through the band to the end of the region.
@@ -36,6 +38,14 @@ assert "stopped: bad blocks: 8 (8 unreadable, 0 failed writes, 0 mismatched), th
     "(400.007 GB) (--max-bad 8)" in v[2]["text"], v[2]
 assert "unreadable at LBA 781249280-781265663 (400.000 GB)" in v[2]["text"], v[2]
 assert "not read: too warm before any read: 61 C (--max-temp 55 C)" in v[3]["text"], v[3]
+# the self-test log: the flawed unit's extended test failed during the run
+t = {x["name"]: x for x in r["tables"]}["triage"]
+rows = [dict(zip([c["name"] for c in t["columns"]], row)) for row in t["rows"]]
+assert "new failed self-test at LBA 781250123 (400.000 GB): completed: read failure" in rows[2]["reasons"], rows[2]
+assert "self-test logged during the run: extended, completed: read failure, at 7871 h, first failing " \
+    "LBA 781250123 (400.000 GB)" in v[2]["evidence"], v[2]["evidence"]
+assert "SMART self-test log: empty" in v[0]["evidence"], v[0]["evidence"]
+assert "self-test" not in rows[0]["reasons"] and "self-test" not in rows[4]["reasons"], rows
 steps = {s["label"]: {x["target"]: x["bytes"] for x in s["results"]} for s in r["steps"]}
 assert "solo sim:sim3" not in steps and "solo sim:sim1" in steps, list(steps)
 full = steps["full read, all drives"]
