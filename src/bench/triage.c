@@ -442,13 +442,15 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_targets; j++) {
 		double r = shared ? S->t[j].shared : S->t[j].solo;
-		if (shared && S->t[j].out)	/* a rule cut its pass short: no rate to compare */
+		/* a rule cut its read short: no rate to compare (a drive left out
+		 * for its slow solo rate keeps that rate) */
+		if (S->t[j].out && (shared || !S->t[j].out_slow))
 			continue;
 		if (peers(c, t, j) && isfinite(r) && r > 0)
 			v[n++] = r;
 	}
 	*n_peers = n ? n - 1 : 0;
-	double me = shared && S->t[t].out ? NAN : shared ? S->t[t].shared : S->t[t].solo;
+	double me = S->t[t].out && (shared || !S->t[t].out_slow) ? NAN : shared ? S->t[t].shared : S->t[t].solo;
 	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
 	return 100.0 * me / dbl_median(v, n);
@@ -638,8 +640,9 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		}
 		if (io->max_lat_ns && (double)io->max_lat_ns / 1e9 > stall_s) {
 			lv = VL_FAIL;
-			triage_add_reason(why, sizeof(why), "a read stalled %.1f s at %.3f GB (limit %.1f s)",
-				   (double)io->max_lat_ns / 1e9, (double)io->max_lat_off / 1e9, stall_s);
+			triage_add_reason(why, sizeof(why), "a read stalled %.1f s at LBA %llu (%.3f GB) (limit %.1f s)",
+					  (double)io->max_lat_ns / 1e9, (unsigned long long)(io->max_lat_off / lbs),
+					  (double)io->max_lat_off / 1e9, stall_s);
 			if (!first_fail[0])
 				snprintf(first_fail, sizeof(first_fail), "%s stalled %.1f s", short_name(c, t),
 					 (double)io->max_lat_ns / 1e9);
