@@ -99,8 +99,9 @@ void triage_wv_step_done(struct bench_ctx *c, int kind);
  * mismatch; true when it was such a round */
 bool triage_wv_io(struct tri_io *s, const struct io_done *d);
 /* The verdict's part: FAIL on failed writes or mismatches, the resume
- * position of an unfinished span.  first_fail: the summary's line. */
-void triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_level *lv,
+ * position of an unfinished span.  first_fail: the summary's line.  The
+ * LBA to resume from, -1 when the span is done (or no write-verify). */
+int64_t triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_level *lv,
 		     char *why, size_t wn, struct strlist *ev, char *first_fail, size_t fn);
 /* shared by both files */
 void triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...)

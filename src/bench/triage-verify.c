@@ -37,7 +37,7 @@ triage_wv_plan(struct plan *p, char *err, size_t errlen)
 	/* the same LBAs on every drive: a percentage names other bytes on
 	 * drives of other sizes */
 	if (!p->region_lba && (p->params.region_start > 0 || p->params.region_end < 1)) {
-		snprintf(err, errlen, "triage: --write-verify on takes --region in LBAs (START-END), not in %%");
+		snprintf(err, errlen, "triage: --write-verify on takes --region in LBAs (START:END), not in %%");
 		return -EINVAL;
 	}
 	return 0;
@@ -215,13 +215,13 @@ ext_lines(struct surface_extent *x, size_t *n, size_t lost, unsigned lbs, const 
 		strlist_addf(ev, "%s: %zu more ranges not listed", what, lost);
 }
 
-void
+int64_t
 triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_level *lv,
 		char *why, size_t wn, struct strlist *ev, char *first_fail, size_t fn)
 {
 	struct tri_state *S = c->state;
 	if (!S->wv)
-		return;
+		return -1;
 	struct tri_tgt *T = &S->t[t];
 	struct tri_io *io = tri_io_of(c, (unsigned)t);
 	unsigned lbs = io->lbs ? io->lbs : 512;
@@ -250,7 +250,7 @@ triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_le
 				 io->mis[0].start / lbs, (io->mis[0].end - 1) / lbs);
 	}
 	if (T->wv_complete)
-		return;
+		return -1;
 	/* Where a new run picks up: the end of the last round read back whole,
 	 * or (stopped while reading back) a queue's worth before the furthest
 	 * block read back. */
@@ -263,7 +263,7 @@ triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_le
 		*lv = VL_WARN;
 	if (T->out && !interrupted) {	/* a rule failed it: nothing to resume */
 		triage_add_reason(why, wn, "write-verify not finished: checked up to LBA %" PRIu64, pos / lbs);
-		return;
+		return (int64_t)(pos / lbs);
 	}
 	triage_add_reason(why, wn, "write-verify %s at LBA %" PRIu64 " (%.3f GB): resume with --from %" PRIu64,
 			  interrupted ? "interrupted" : "not finished", pos / lbs, (double)pos / 1e9, pos / lbs);
@@ -272,4 +272,5 @@ triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_le
 			     PRIu64, T->wv_start / lbs, pos / lbs - 1, pos / lbs);
 	else
 		strlist_addf(ev, "write-verify: nothing read back yet; resume with --from %" PRIu64, pos / lbs);
+	return (int64_t)(pos / lbs);
 }

@@ -553,7 +553,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule,
 }
 
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
-       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, N_COLS };
+       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
 
 static const struct result_col cols[N_COLS] = {
 	{ "target", "Drive", COL_STR, "", 0 },
@@ -571,6 +571,7 @@ static const struct result_col cols[N_COLS] = {
 	{ "temp_c", "Temp", COL_DBL, "C", 0 },
 	{ "verdict", "Verdict", COL_STR, "", 0 },
 	{ "reasons", "Reasons", COL_STR, "", 0 },
+	{ "resume_from", "Resume LBA", COL_INT, "", 0 },	/* with --write-verify on only */
 };
 
 static const char *const level_word[] = { "INFO", "PASS", "WARN", "FAIL" };
@@ -589,7 +590,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = NAN;
 	triage_snapshot(p, c->targets, c->n_targets, true, S->after);
-	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
+	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols,
+							S->wv ? N_COLS : N_COLS - 1);
 	if (!tb)
 		return -ENOMEM;
 	size_t cnt[4] = { 0 };
@@ -689,7 +691,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
 		smart_judge(S, t, max_temp, plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
 		triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
-		triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, sizeof(first_fail));
+		int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail,
+						 sizeof(first_fail));
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
 		if (T->stopped && !T->out) {	/* a rule's stop is said once, by the rule */
@@ -732,6 +735,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
 		table_set_str(tb, row, C_VERDICT, level_word[lv]);
 		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
+		if (S->wv && resume >= 0)
+			table_set_int(tb, row, C_RESUME, resume);
 	}
 	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
 		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,

@@ -91,7 +91,8 @@ PY
 fault_ctl clear
 fault_ctl "disk0 delay all 15"
 wsect() { awk '{print $7}' "/sys/block/${1#/dev/}/stat"; }
-"$DS" run triage "$F0" --write-verify on --destroy-data="$F0" --solo-time 1s >"$FT/int.out" 2>"$FT/int.err" &
+"$DS" run triage "$F0" --write-verify on --destroy-data="$F0" --solo-time 1s --json "$FT/i.json" \
+	>"$FT/int.out" 2>"$FT/int.err" &
 P=$!
 w0=$(wsect "$F0")
 i=0
@@ -106,6 +107,14 @@ N=$(sed -n 's/.*resume with --from \([0-9]*\).*/\1/p' "$FT/int.out" | head -1)
 [ -n "$N" ] || fault_fail "SIGINT: no resume position printed"
 [ "$N" -ge 131072 ] && [ "$N" -lt 262144 ] && [ $((N % 8)) -eq 0 ] ||
 	fault_fail "SIGINT: resume at LBA $N, want 131072 .. 262143 (the first round was read back)"
+python3 - "$FT/i.json" "$N" <<'PY' || fault_fail "SIGINT: the resume position in the JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+assert r["interrupted"] is True
+t = {x["name"]: x for x in r["tables"]}["triage"]
+row = dict(zip([c["name"] for c in t["columns"]], t["rows"][0]))
+assert row["resume_from"] == int(sys.argv[2]), row
+PY
 w0=$(wsect "$F0")
 "$DS" run triage "$F0" --write-verify on --destroy-data="$F0" --solo-time 1s --from "$N" \
 	--json "$FT/r.json" >"$FT/out" 2>"$FT/err"
