@@ -25,6 +25,8 @@ struct tri_io {
 	struct surface_extent ext[TRI_MAX_EXT];	/* unreadable */
 	size_t n_ext, ext_lost;		/* kept; failed blocks that found no room */
 	uint64_t n_err;			/* failed reads */
+	uint64_t n_unread;		/* failed reads of blocks not failed before (solo and
+					   shared passes read the same start twice) */
 	uint64_t max_lat_ns, max_lat_off;	/* the slowest good or failed read */
 	/* fail rules */
 	unsigned lbs;			/* the drive's logical sector, for LBAs in reasons */

@@ -235,13 +235,17 @@ triage_on_io(void *state, const struct io_done *d)
 	bool wv = triage_wv_io(s, d);
 	if (d->res && !d->write) {
 		s->n_err++;
+		bool again = false;
+		for (size_t i = 0; i < s->n_ext && !again; i++)
+			again = d->offset >= s->ext[i].start && d->offset + d->len <= s->ext[i].end;
+		s->n_unread += !again;
 		triage_ext_add(s->ext, &s->n_ext, &s->ext_lost, d->offset, d->offset + d->len);
 	}
-	uint64_t bad = s->n_err + s->n_werr + s->mis_blocks;
+	uint64_t bad = s->n_unread + s->n_werr + s->mis_blocks;
 	if (s->max_bad && bad >= s->max_bad && (d->res || wv))
 		triage_rule(s, d, "bad blocks: %llu (%llu unreadable, %llu failed writes, %llu mismatched), "
 			    "the last at LBA %llu (%.3f GB) (--max-bad %llu)", (unsigned long long)bad,
-			    (unsigned long long)s->n_err, (unsigned long long)s->n_werr,
+			    (unsigned long long)s->n_unread, (unsigned long long)s->n_werr,
 			    (unsigned long long)s->mis_blocks, (unsigned long long)(d->offset / lbs),
 			    (double)d->offset / 1e9, (unsigned long long)s->max_bad);
 	if (d->res || s->phase != TP_SHARED || s->oom)
