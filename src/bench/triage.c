@@ -60,7 +60,7 @@ static const struct bench_param bp_fast = {
 
 static const struct bench_param bp_temp = {
 	.name = "max-temp", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "C",
-	.help = "fail a drive warmer than this (degrees C, SMART)", .bad = "a temperature 20 .. 100",
+	.help = "fail a drive warmer than this (degrees C, SMART); already warmer before: not read", .bad = "a temperature 20 .. 100",
 	.min = 20, .max = 100, .def = 55,
 };
 
