@@ -279,8 +279,6 @@ triage_before(struct bench_ctx *c, char *err, size_t errlen)
 
 /* ---- after each step ---- */
 
-#define io_of tri_io_of
-
 /* The shared pass: every drive at once, one pass (quick: a stride over the
  * smallest drive, so every drive reads the same number of blocks). */
 static void
@@ -340,7 +338,7 @@ mark_out(struct bench_ctx *c, bool solos_done)
 	double fb = plan_param_num(c->plan, "fail-below");
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = io_of(c, (unsigned)t);
+		struct tri_io *io = tri_io_of(c, (unsigned)t);
 		if (T->out)
 			continue;
 		if (io->ruled) {
@@ -386,7 +384,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		if (kind != TK_SHARED)
 			continue;
 		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = io_of(c, t);
+		struct tri_io *io = tri_io_of(c, t);
 		T->shared = mbps;
 		T->scanned = true;
 		T->stopped = tr->stopped_early;
@@ -416,7 +414,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
 		for (size_t t = 0; t < c->n_targets; t++)
-			io_of(c, (unsigned)t)->phase = TP_SHARED;
+			tri_io_of(c, (unsigned)t)->phase = TP_SHARED;
 		if (S->n_kind > S->done)
 			return;
 	}
@@ -602,7 +600,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	char first_fail[200] = "";
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = io_of(c, (unsigned)t);
+		struct tri_io *io = tri_io_of(c, (unsigned)t);
 		const struct target_ident *id = &p->ident[t];
 		unsigned lbs = c->targets[t].logical ? c->targets[t].logical : 512;
 		size_t np_solo, np_shared;
@@ -750,8 +748,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
 		triage_snap_free(&S->after[t]);
-		free(io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
-		io_of(c, (unsigned)t)->pt = NULL;
+		free(tri_io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
+		tri_io_of(c, (unsigned)t)->pt = NULL;
 	}
 	return 0;
 }
