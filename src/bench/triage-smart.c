@@ -184,6 +184,16 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			snap_drive(s, d, &inv);
 		if (d || tg[t].kind == TGT_SIM)
 			snap_selftest(s, &tg[t], after);
+		if (after && s->smart && tg[t].kind == TGT_SIM && tg[t].sim) {
+			/* a sim drive's sectors remapped or marked during the run */
+			const struct sim_drive_model *m = ((const struct sim_drive *)tg[t].sim)->m;
+			for (size_t k = 0; k < TRI_SMART_N; k++) {
+				uint64_t add = triage_smart_ids[k] == 5 ? m->reallocated_during :
+					       triage_smart_ids[k] == 197 ? m->pending_during : 0;
+				if (add && s->attr[k].known)
+					s->attr[k].v += add;
+			}
+		}
 		else if (rc)
 			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
 		else

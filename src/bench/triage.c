@@ -530,13 +530,16 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule,
 			continue;
 		grew = true;
 		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
-		/* new reallocated or pending sectors: --new-sectors fail|warn|off */
-		if (!sectors || strcmp(ns_rule, "off"))
-			raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
-		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s", triage_smart_ids[k],
-			   (unsigned long long)(y->v - x->v),
-			   triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
-			   triage_smart_ids[k] == 197 ? " (pending sectors)" : "");
+		/* new reallocated or pending sectors: --new-sectors fail|warn|off
+		 * (off: in the evidence only) */
+		if (sectors && !strcmp(ns_rule, "off"))
+			continue;
+		raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
+		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s%s", triage_smart_ids[k],
+				  (unsigned long long)(y->v - x->v),
+				  triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
+				  triage_smart_ids[k] == 197 ? " (pending sectors)" : "",
+				  sectors ? " (--new-sectors)" : "");
 	}
 	strlist_add(ev, line);
 	if (!grew)

@@ -67,6 +67,8 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "pending", SK_U64, OFF(pending), 0, 0, 1e9, false, false },
 	{ "smart", "offline_uncorrectable", SK_U64, OFF(offline_uncorrectable), 0, 0, 1e9, false, false },
 	{ "smart", "selftest", SK_CUSTOM, OFF(selftest), 0, 0, 0, false, true },
+	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
+	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */

@@ -73,6 +73,9 @@ struct sim_drive_model {
 	bool smart;
 	double temperature_c;
 	uint64_t power_on_hours, reallocated, pending, offline_uncorrectable;
+	/* added to reallocated / pending in what a test reads after its I/O
+	 * (triage's SMART after): sectors a drive remaps or marks meanwhile */
+	uint64_t reallocated_during, pending_during;
 	/* the SMART self-test log, in the file's order (oldest first); "during"
 	 * entries show only once a test has run (a self-test ending meanwhile) */
 	struct sim_selftest {
