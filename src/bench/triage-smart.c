@@ -8,11 +8,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/triage.h"
+#include "bench/triage-int.h"
 #include "inventory/inventory.h"
 #include "sim/drive.h"
 #include "sim/model.h"
 #include "sim/sim.h"
+#include "util/util.h"
 
 const uint8_t triage_smart_ids[TRI_SMART_N] = { 5, 187, 188, 196, 197, 198, 199 };
 
@@ -78,8 +79,83 @@ snap_drive(struct tri_snap *s, const struct drive *d, const struct inventory *in
 	}
 }
 
+/* The self-test log: a sim drive's from its model (its "during" entries in
+ * the snapshot after), an ATA drive's over SG_IO; both through the parser. */
+static void
+snap_selftest(struct tri_snap *s, const struct target *tg, bool after)
+{
+	uint8_t log[ATA_SELFTEST_SIZE];
+	if (tg->kind == TGT_SIM && tg->sim) {
+		const struct sim_drive_model *m = ((const struct sim_drive *)tg->sim)->m;
+		if (!m->smart) {
+			snprintf(s->st_reason, sizeof(s->st_reason), "the sim model has no SMART");
+			return;
+		}
+		struct ata_selftest e[ATA_SELFTEST_N];
+		size_t n = 0;
+		for (int pass = 0; pass < 2; pass++)	/* newest first: the run's entries, then the rest */
+			for (size_t k = m->n_selftest; k-- > 0 && n < ATA_SELFTEST_N;)
+				if (m->selftest[k].during == !pass && (!m->selftest[k].during || after))
+					e[n++] = (struct ata_selftest){ .type = m->selftest[k].type,
+									.status = m->selftest[k].status,
+									.hours = m->selftest[k].hours,
+									.lba = m->selftest[k].lba };
+		ata_selftest_build(e, n, log);
+	} else if (!s->smart) {
+		snprintf(s->st_reason, sizeof(s->st_reason), "no SMART");
+		return;
+	} else if (ata_sgio_selftest_log(tg->path, 5000, log, s->st_reason, sizeof(s->st_reason))) {
+		return;
+	}
+	s->st_known = !ata_selftest_parse(log, &s->st, s->st_reason, sizeof(s->st_reason));
+}
+
+static void
+selftest_line(char *buf, size_t n, const struct ata_selftest *e, unsigned lbs)
+{
+	size_t o = (size_t)snprintf(buf, n, "%s, %s, at %u h", ata_selftest_type_name(e->type),
+				    ata_selftest_status_name(e->status), e->hours);
+	if (e->lba_known && o < n)
+		snprintf(buf + o, n - o, ", first failing LBA %u (%.3f GB)", e->lba, (double)e->lba * lbs / 1e9);
+}
+
+void
+triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, unsigned lbs,
+		      enum verdict_level *lv, char *why, size_t wn, struct strlist *ev)
+{
+	if (!b->st_known || !a->st_known) {
+		if (b->smart && a->smart)
+			strlist_addf(ev, "SMART self-test log: not read (%s)", !b->st_known ? b->st_reason : a->st_reason);
+		return;
+	}
+	char line[200];
+	size_t fresh = ata_selftest_new(&b->st, &a->st);
+	/* running at the start, ended since: it ended during the run */
+	if (b->st.n && b->st.e[0].status == 15 && fresh < a->st.n && a->st.e[fresh].status != 15)
+		fresh++;
+	for (size_t k = 0; k < fresh; k++) {
+		const struct ata_selftest *e = &a->st.e[k];
+		selftest_line(line, sizeof(line), e, lbs);
+		strlist_addf(ev, "self-test logged during the run: %s", line);
+		if (!ata_selftest_failed(e))
+			continue;
+		*lv = VL_FAIL;
+		if (e->lba_known)
+			triage_add_reason(why, wn, "new failed self-test at LBA %u (%.3f GB): %s", e->lba,
+					  (double)e->lba * lbs / 1e9, ata_selftest_status_name(e->status));
+		else
+			triage_add_reason(why, wn, "new failed self-test: %s", ata_selftest_status_name(e->status));
+	}
+	if (!fresh && b->st.n) {
+		selftest_line(line, sizeof(line), &b->st.e[0], lbs);
+		strlist_addf(ev, "SMART self-test log: no new entry; the last: %s", line);
+	} else if (!fresh) {
+		strlist_add(ev, "SMART self-test log: empty");
+	}
+}
+
 int
-triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct tri_snap *out)
+triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after, struct tri_snap *out)
 {
 	struct inventory_opts o;
 	inventory_opts_default(&o);
@@ -92,7 +168,7 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct 
 	if (sim && !sim_rig_get(&rig, &ctrls, err, sizeof(err)) && rig) {
 		o.demo = true;
 		o.demo_rig = rig->file;	/* the rig loaded now: kept as it is */
-		o.extra_drives = sim_inventory_source;	/* without it the scan fails: no SMART */
+		o.extra_drives = sim_inventory_source;	/* else no sim drive, no SMART: ENOSYS */
 	}
 	struct inventory inv = { 0 };
 	int rc = inventory_scan(&inv, &o);
@@ -106,9 +182,22 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct 
 			d = inventory_find_drive(&inv, tg[t].path);
 		if (d)
 			snap_drive(s, d, &inv);
+		if (d || tg[t].kind == TGT_SIM)
+			snap_selftest(s, &tg[t], after);
+		if (after && s->smart && tg[t].kind == TGT_SIM && tg[t].sim) {
+			/* a sim drive's sectors remapped or marked during the run */
+			const struct sim_drive_model *m = ((const struct sim_drive *)tg[t].sim)->m;
+			for (size_t k = 0; k < TRI_SMART_N; k++) {
+				uint64_t add = triage_smart_ids[k] == 5 ? m->reallocated_during :
+					       triage_smart_ids[k] == 197 ? m->pending_during : 0;
+				if (add && s->attr[k].known)
+					s->attr[k].v += add;
+			}
+		}
+		else if (rc)
+			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
 		else
-			snprintf(s->reason, sizeof(s->reason), "%s",
-				 rc ? "the inventory could not be read" : "not a drive the inventory shows");
+			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 	}
 	inventory_free(&inv);
 	return rc;

@@ -7,7 +7,11 @@
  * extents.  Peers are drives of the same model (without one, the same
  * size); a drive under --slow-below % of its peers' median, alone or
  * together, is named slow.  Verdicts: FAIL on unreadable blocks or a read
- * stalled past --stall, WARN on a slow range or a slow rate against peers. */
+ * stalled past --stall, WARN on a slow range or a slow rate against peers.
+ * Fail rules stop one drive's job while the others go on (the worker's
+ * io_done.stop): --max-bad failed blocks, a read past --stall; a drive alone
+ * under --fail-below % of its peers is not read further.  --write-verify on
+ * (guarded, triage-verify.c) then writes a pattern and reads it back. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,47 +20,11 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "run/estimate.h"
-#include "bench/surface.h"
-#include "bench/triage.h"
+#include "bench/triage-int.h"
 
 #define TRI_PTS_CAP (1u << 16)	/* curve points kept per drive; halved (merged) past that */
-#define TRI_MAX_EXT 64		/* unreadable block ranges kept per drive */
-#define TRI_MAX_SLOW 8
 #define TRI_SLOW_MS_PER_MB 5.0	/* a slow range costs this much more per MB than its trend */
 #define TRI_ERR_LIMIT (1u << 20)	/* failed blocks in a row before a worker gives up */
-
-enum { TP_SOLO, TP_SHARED };
-
-/* Per drive, written by on_io in its worker. */
-struct tri_io {
-	int phase;
-	struct surface_point *pt;
-	size_t n_pt;
-	bool oom;
-	struct surface_extent ext[TRI_MAX_EXT];
-	size_t n_ext, ext_lost;		/* kept; failed blocks that found no room */
-	uint64_t n_err;
-	uint64_t max_lat_ns, max_lat_off;	/* the slowest good or failed read */
-};
-
-struct tri_tgt {
-	double solo, shared;		/* MB/s, NAN unmeasured */
-	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
-	size_t n_peers;
-	struct surface_slow slow[TRI_MAX_SLOW];
-	size_t n_slow, slow_found;
-	bool scanned;
-	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
-	char note[192];
-};
-
-struct tri_state {
-	size_t done;
-	size_t n_solo;			/* steps 1..n_solo are solo samples (0: SMART before) */
-	bool shared_added;
-	struct tri_tgt t[PLAN_MAX_TARGETS];
-	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
-};
 
 static const char *const modes[] = { "quick", "full", NULL };
 static const struct bench_param bp_mode = {
@@ -76,7 +44,7 @@ static const struct bench_param bp_solo = {
 };
 static const struct bench_param bp_stall = {
 	.name = "stall", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
-	.help = "fail a drive when one read takes longer", .bad = "a duration 100ms .. 10m",
+	.help = "fail and stop a drive when one read takes longer", .bad = "a duration 100ms .. 10m",
 	.min = 0.1, .max = 600, .def = 10,
 };
 static const struct bench_param bp_slow = {
@@ -92,8 +60,36 @@ static const struct bench_param bp_fast = {
 
 static const struct bench_param bp_temp = {
 	.name = "max-temp", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "C",
-	.help = "fail a drive warmer than this (degrees C, SMART)", .bad = "a temperature 20 .. 100",
+	.help = "fail a drive warmer than this (degrees C, SMART); already warmer before: not read", .bad = "a temperature 20 .. 100",
 	.min = 20, .max = 100, .def = 55,
+};
+
+static const struct bench_param bp_maxbad = {
+	.name = "max-bad", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
+	.help = "stop a drive after N bad blocks (unreadable, failed writes, mismatches); 0 never",
+	.bad = "a count 0 .. 1000000000", .min = 0, .max = 1e9, .def = 64,
+};
+static const struct bench_param bp_failbelow = {
+	.name = "fail-below", .kind = BP_PERCENT, .bind = BIND_NONE, .arg = "PCT",
+	.help = "fail a drive below this % of its peers' median (alone: not read further); 0 off",
+	.bad = "a percentage 0 .. 100", .min = 0, .max = 100, .def = 0,
+};
+static const char *const sect_rules[] = { "fail", "warn", "off", NULL };
+static const struct bench_param bp_newsect = {
+	.name = "new-sectors", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "SMART 5 or 197 grew during the test: fail, warn or off", .bad = "one of fail, warn, off",
+	.choices = sect_rules, .def = 0,
+};
+static const char *const onoff[] = { "off", "on", NULL };
+static const struct bench_param bp_wv = {
+	.name = "write-verify", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
+	.help = "on: then write a pattern and read it back (destroys data; --destroy-data=DEV each)",
+	.bad = "one of off, on", .choices = onoff, .def = 0,
+};
+static const struct bench_param bp_from = {
+	.name = "from", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "LBA",
+	.help = "write-verify from this LBA on (resume an interrupted run)", .bad = "an LBA 0 .. 2^53",
+	.min = 0, .max = 9007199254740992.0, .def = 0,
 };
 
 static int
@@ -107,6 +103,9 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "triage: too many targets (%zu, at most %d)", p->targets.n, PLAN_MAX_TARGETS);
 		return -E2BIG;
 	}
+	int rcw = triage_wv_plan(p, err, errlen);
+	if (rcw)
+		return rcw;
 	struct run_params rp = p->params;
 	rp.seconds = plan_param_num(p, "solo-time");
 	rp.size = 0;
@@ -120,17 +119,44 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
 	if (rc0)
 		return rc0;
-	for (unsigned i = 0; i < p->targets.n; i++) {
+	p->topts.write = triage_wv_on(p);	/* every target then through the guard */
+	return 0;	/* the solo samples follow the SMART snapshot (add_solos) */
+}
+
+/* One solo sample per drive not too warm already (--max-temp: a drive
+ * that hot is not read at all). */
+static void
+add_solos(struct bench_ctx *c)
+{
+	struct plan *p = c->plan;
+	struct tri_state *S = c->state;
+	double max_temp = plan_param_num(p, "max-temp");
+	struct run_params rp = p->params;
+	rp.seconds = plan_param_num(p, "solo-time");
+	rp.size = 0;
+	rp.ramp_s = 0;
+	rp.rw_mix = 100;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	S->n_solo = 0;
+	for (unsigned i = 0; i < c->n_targets; i++) {
+		const struct tri_snap *b = &S->before[i];
+		struct tri_tgt *T = &S->t[i];
+		if (b->smart && b->temp_known && b->temp_c > max_temp) {
+			T->out = T->out_warm = true;
+			snprintf(T->out_why, sizeof(T->out_why), "too warm before any read: %.0f C (--max-temp %.0f C)",
+				 b->temp_c, max_temp);
+			continue;
+		}
 		const char *nm = strrchr(p->targets.v[i], '/');
 		char lab[48];
 		snprintf(lab, sizeof(lab), "solo %s", nm ? nm + 1 : p->targets.v[i]);
 		struct plan_step *st;
-		int rc = plan_add_step_params(p, &i, 1, &rp, lab, &st);
-		if (rc)
-			return rc;
+		if (plan_add_step_params(p, &i, 1, &rp, lab, &st))
+			return;
 		st->max_consec_errors = TRI_ERR_LIMIT;
+		S->kind[S->n_kind++] = TK_SOLO;
+		S->n_solo++;
 	}
-	return 0;
 }
 
 /* ---- per I/O ---- */
@@ -161,35 +187,68 @@ pts_halve(struct tri_io *s)
 	s->n_pt = n;
 }
 
-static void
-ext_add(struct tri_io *s, uint64_t a, uint64_t b)
+void
+triage_ext_add(struct surface_extent *x, size_t *n, size_t *lost, uint64_t a, uint64_t b)
 {
-	for (size_t i = 0; i < s->n_ext; i++)
-		if (a <= s->ext[i].end && b >= s->ext[i].start) {
-			s->ext[i].start = a < s->ext[i].start ? a : s->ext[i].start;
-			s->ext[i].end = b > s->ext[i].end ? b : s->ext[i].end;
+	for (size_t i = 0; i < *n; i++)
+		if (a <= x[i].end && b >= x[i].start) {
+			x[i].start = a < x[i].start ? a : x[i].start;
+			x[i].end = b > x[i].end ? b : x[i].end;
 			return;
 		}
-	if (s->n_ext < TRI_MAX_EXT)
-		s->ext[s->n_ext++] = (struct surface_extent){ a, b, false, false };
+	if (*n < TRI_MAX_EXT)
+		x[(*n)++] = (struct surface_extent){ a, b, false, false };
 	else
-		s->ext_lost++;
+		(*lost)++;
+}
+
+/* A fail rule ends this drive's job: the worker stops (io_done.stop), the
+ * reason stays for the verdict, later steps leave the drive out. */
+void
+triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...)
+{
+	if (s->ruled)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->rule, sizeof(s->rule), fmt, ap);
+	va_end(ap);
+	s->ruled = true;
+	if (d->stop)
+		snprintf(d->stop, WORKER_STOP_LEN, "%s", s->rule);
 }
 
 static void
 triage_on_io(void *state, const struct io_done *d)
 {
 	struct tri_io *s = state;
-	if (d->lat_ns > s->max_lat_ns) {
+	unsigned lbs = s->lbs ? s->lbs : 512;
+	if (!d->write && d->lat_ns > s->max_lat_ns) {
 		s->max_lat_ns = d->lat_ns;
 		s->max_lat_off = d->offset;
 	}
-	if (d->res) {
+	if (s->stall_ns && d->lat_ns > s->stall_ns)
+		triage_rule(s, d, "stall: a %s took %.1f s at LBA %llu (%.3f GB) (--stall %.1f s)",
+			    d->write ? "write" : "read", (double)d->lat_ns / 1e9,
+			    (unsigned long long)(d->offset / lbs), (double)d->offset / 1e9,
+			    (double)s->stall_ns / 1e9);
+	bool wv = triage_wv_io(s, d);
+	if (d->res && !d->write) {
 		s->n_err++;
-		ext_add(s, d->offset, d->offset + d->len);
-		return;
+		bool again = false;
+		for (size_t i = 0; i < s->n_ext && !again; i++)
+			again = d->offset >= s->ext[i].start && d->offset + d->len <= s->ext[i].end;
+		s->n_unread += !again;
+		triage_ext_add(s->ext, &s->n_ext, &s->ext_lost, d->offset, d->offset + d->len);
 	}
-	if (s->phase != TP_SHARED || s->oom)
+	uint64_t bad = s->n_unread + s->n_werr + s->mis_blocks;
+	if (s->max_bad && bad >= s->max_bad && (d->res || wv))
+		triage_rule(s, d, "bad blocks: %llu (%llu unreadable, %llu failed writes, %llu mismatched), "
+			    "the last at LBA %llu (%.3f GB) (--max-bad %llu)", (unsigned long long)bad,
+			    (unsigned long long)s->n_unread, (unsigned long long)s->n_werr,
+			    (unsigned long long)s->mis_blocks, (unsigned long long)(d->offset / lbs),
+			    (double)d->offset / 1e9, (unsigned long long)s->max_bad);
+	if (d->res || s->phase != TP_SHARED || s->oom)
 		return;
 	if (!s->pt) {
 		s->pt = malloc(TRI_PTS_CAP * sizeof(*s->pt));
@@ -203,13 +262,22 @@ triage_on_io(void *state, const struct io_done *d)
 	s->pt[s->n_pt++] = (struct surface_point){ d->offset, d->len, d->len, d->lat_ns };
 }
 
-/* ---- after each step ---- */
-
-static struct tri_io *
-io_of(struct bench_ctx *c, unsigned t)
+/* Before any I/O: each drive's rule figures, the write-verify spans. */
+static int
+triage_before(struct bench_ctx *c, char *err, size_t errlen)
 {
-	return (struct tri_io *)c->io_state + t;
+	const struct plan *p = c->plan;
+	for (size_t t = 0; t < c->n_targets; t++) {
+		struct tri_io *io = tri_io_of(c, (unsigned)t);
+		io->lbs = c->targets[t].logical ? c->targets[t].logical : 512;
+		io->max_bad = (uint64_t)plan_param_num(p, "max-bad");
+		io->stall_ns = (uint64_t)(plan_param_num(p, "stall") * 1e9);
+		io->sim = c->targets[t].kind == TGT_SIM;
+	}
+	return triage_wv_before(c, err, errlen);
 }
+
+/* ---- after each step ---- */
 
 /* The shared pass: every drive at once, one pass (quick: a stride over the
  * smallest drive, so every drive reads the same number of blocks). */
@@ -246,13 +314,46 @@ add_shared(struct bench_ctx *c)
 			rp.size = n * rp.bs;
 		}
 	}
+	unsigned idx[PLAN_MAX_TARGETS], n = 0;
+	for (unsigned t = 0; t < c->n_targets; t++)
+		if (!S->t[t].out)
+			idx[n++] = t;
+	S->shared_added = true;
 	struct plan_step *st;
-	if (plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp,
-				 strcmp(rp.pattern, "seq") ? "quick read, all drives" : "full read, all drives",
-				 &st))
+	if (!n || plan_add_step_params(p, idx, n, &rp, strcmp(rp.pattern, "seq") ? "quick read, all drives"
+				       : "full read, all drives", &st))
 		return;
 	st->max_consec_errors = TRI_ERR_LIMIT;
-	S->shared_added = true;
+	S->kind[S->n_kind++] = TK_SHARED;
+}
+
+static double peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers);
+
+/* A drive whose rule ended its job, or (alone) under --fail-below % of its
+ * peers, is left out of the later steps. */
+static void
+mark_out(struct bench_ctx *c, bool solos_done)
+{
+	struct tri_state *S = c->state;
+	double fb = plan_param_num(c->plan, "fail-below");
+	for (size_t t = 0; t < c->n_targets; t++) {
+		struct tri_tgt *T = &S->t[t];
+		struct tri_io *io = tri_io_of(c, (unsigned)t);
+		if (T->out)
+			continue;
+		if (io->ruled) {
+			T->out = true;
+			snprintf(T->out_why, sizeof(T->out_why), "%s", io->rule);
+			continue;
+		}
+		size_t np;
+		double pct = solos_done ? peer_pct(c, t, false, &np) : NAN;
+		if (fb > 0 && isfinite(pct) && pct < fb) {
+			T->out = T->out_slow = true;
+			snprintf(T->out_why, sizeof(T->out_why), "slow: alone %.0f %% of its peers' median "
+				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->solo, fb);
+		}
+	}
 }
 
 static void
@@ -260,23 +361,30 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 {
 	struct tri_state *S = c->state;
 	size_t i = S->done++;
+	int kind = i < S->n_kind ? S->kind[i] : TK_SHARED;
 	if (i == 0) {
-		S->n_solo = c->n_targets;
+		S->kind[0] = TK_BEFORE;
+		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
-		triage_snapshot(c->plan, c->targets, c->n_targets, S->before);
-		return;
+		triage_snapshot(c->plan, c->targets, c->n_targets, false, S->before);
+		add_solos(c);
+		if (S->n_solo)
+			return;
+		kind = TK_BEFORE;	/* every drive too warm: no read at all */
 	}
 	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
 		unsigned t = st->idx[k];
 		const struct target_result *tr = &sr->res[k];
 		double mbps = tr->ios ? tr->mbps : NAN;
-		if (i <= S->n_solo) {
+		if (kind == TK_SOLO) {
 			S->t[t].solo = mbps;
 			continue;
 		}
+		if (kind != TK_SHARED)
+			continue;
 		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = io_of(c, t);
+		struct tri_io *io = tri_io_of(c, t);
 		T->shared = mbps;
 		T->scanned = true;
 		T->stopped = tr->stopped_early;
@@ -300,11 +408,18 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		free(io->pt);
 		io->pt = NULL;
 	}
+	if (kind == TK_WRITE || kind == TK_VERIFY)
+		triage_wv_step_done(c, kind);
+	mark_out(c, S->done == S->n_solo + 1 && !S->shared_added);
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
 		for (size_t t = 0; t < c->n_targets; t++)
-			io_of(c, (unsigned)t)->phase = TP_SHARED;
+			tri_io_of(c, (unsigned)t)->phase = TP_SHARED;
+		if (S->n_kind > S->done)
+			return;
 	}
+	if (S->done == S->n_kind && S->wv && S->n_kind < TRI_MAX_STEPS)
+		triage_wv_next(c);
 }
 
 /* ---- peers, verdicts, the table ---- */
@@ -329,11 +444,15 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_targets; j++) {
 		double r = shared ? S->t[j].shared : S->t[j].solo;
+		/* a rule cut its read short: no rate to compare (a drive left out
+		 * for its slow solo rate keeps that rate) */
+		if (S->t[j].out && (shared || !S->t[j].out_slow))
+			continue;
 		if (peers(c, t, j) && isfinite(r) && r > 0)
 			v[n++] = r;
 	}
 	*n_peers = n ? n - 1 : 0;
-	double me = shared ? S->t[t].shared : S->t[t].solo;
+	double me = S->t[t].out && (shared || !S->t[t].out_slow) ? NAN : shared ? S->t[t].shared : S->t[t].solo;
 	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
 	return 100.0 * me / dbl_median(v, n);
@@ -345,10 +464,8 @@ short_name(const struct bench_ctx *c, size_t t)
 	return c->targets[t].name[0] ? c->targets[t].name : c->plan->targets.v[t];
 }
 
-static int
-add_reason(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int
-add_reason(char *buf, size_t n, const char *fmt, ...)
+int
+triage_add_reason(char *buf, size_t n, const char *fmt, ...)
 {
 	size_t o = strlen(buf);
 	if (o && o + 2 < n) {
@@ -374,8 +491,8 @@ raise_to(enum verdict_level *lv, enum verdict_level to)
  * the rules (too warm: fail; new reallocated or pending sectors: fail; any
  * other predictor that grew, a link below capability: warn). */
 static void
-smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *lv, char *why,
-	    size_t wn, struct strlist *ev)
+smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule, enum verdict_level *lv,
+	    char *why, size_t wn, struct strlist *ev)
 {
 	const struct tri_snap *b = &S->before[t], *a = &S->after[t];
 	const struct tri_snap *any = a->taken ? a : b;
@@ -383,7 +500,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *
 		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
 	if (any->link_low) {
 		raise_to(lv, VL_WARN);
-		add_reason(why, wn, "link below capability");
+		triage_add_reason(why, wn, "link below capability");
 	}
 	if (!b->smart || !a->smart) {
 		const char *r = !b->smart ? b->reason : a->reason;
@@ -395,7 +512,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *
 		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
 		if (temp > max_temp) {
 			raise_to(lv, VL_FAIL);
-			add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
+			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
 		}
 	} else {
 		strlist_add(ev, "temperature: not reported");
@@ -413,11 +530,16 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *
 			continue;
 		grew = true;
 		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
-		raise_to(lv, sectors ? VL_FAIL : VL_WARN);
-		add_reason(why, wn, "SMART %u grew by %llu during the test%s", triage_smart_ids[k],
-			   (unsigned long long)(y->v - x->v),
-			   triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
-			   triage_smart_ids[k] == 197 ? " (pending sectors)" : "");
+		/* new reallocated or pending sectors: --new-sectors fail|warn|off
+		 * (off: in the evidence only) */
+		if (sectors && !strcmp(ns_rule, "off"))
+			continue;
+		raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
+		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s%s", triage_smart_ids[k],
+				  (unsigned long long)(y->v - x->v),
+				  triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
+				  triage_smart_ids[k] == 197 ? " (pending sectors)" : "",
+				  sectors ? " (--new-sectors)" : "");
 	}
 	strlist_add(ev, line);
 	if (!grew)
@@ -426,7 +548,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *
 		uint8_t id = triage_smart_ids[k];
 		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
 			raise_to(lv, VL_WARN);
-			add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
+			triage_add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
 				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
 				   "offline uncorrectable");
 		}
@@ -436,7 +558,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, enum verdict_level *
 }
 
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
-       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, N_COLS };
+       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
 
 static const struct result_col cols[N_COLS] = {
 	{ "target", "Drive", COL_STR, "", 0 },
@@ -454,6 +576,7 @@ static const struct result_col cols[N_COLS] = {
 	{ "temp_c", "Temp", COL_DBL, "C", 0 },
 	{ "verdict", "Verdict", COL_STR, "", 0 },
 	{ "reasons", "Reasons", COL_STR, "", 0 },
+	{ "resume_from", "Resume LBA", COL_INT, "", 0 },	/* with --write-verify on only */
 };
 
 static const char *const level_word[] = { "INFO", "PASS", "WARN", "FAIL" };
@@ -467,18 +590,20 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	double fast_above = plan_param_num(p, "fast-above");
 	double stall_s = plan_param_num(p, "stall");
 	double max_temp = plan_param_num(p, "max-temp");
+	double fail_below = plan_param_num(p, "fail-below");
 	if (!S->done)	/* stopped before the first step ended: nothing measured */
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = NAN;
-	triage_snapshot(p, c->targets, c->n_targets, S->after);
-	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols, N_COLS);
+	triage_snapshot(p, c->targets, c->n_targets, true, S->after);
+	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols,
+							S->wv ? N_COLS : N_COLS - 1);
 	if (!tb)
 		return -ENOMEM;
 	size_t cnt[4] = { 0 };
-	char first_fail[160] = "";
+	char first_fail[200] = "";
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = io_of(c, (unsigned)t);
+		struct tri_io *io = tri_io_of(c, (unsigned)t);
 		const struct target_ident *id = &p->ident[t];
 		unsigned lbs = c->targets[t].logical ? c->targets[t].logical : 512;
 		size_t np_solo, np_shared;
@@ -486,13 +611,13 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		T->shared_pct = peer_pct(c, t, true, &np_shared);
 		T->n_peers = np_solo > np_shared ? np_solo : np_shared;
 		enum verdict_level lv = VL_PASS;
-		char why[256] = "";
+		char why[512] = "";
 		struct strlist ev = { 0 };
 		char line[200];
 		if (io->n_ext) {
 			lv = VL_FAIL;
 			const struct surface_extent *x = &io->ext[0];
-			add_reason(why, sizeof(why), "unreadable at LBA %llu-%llu (%.3f GB)%s",
+			triage_add_reason(why, sizeof(why), "unreadable at LBA %llu-%llu (%.3f GB)%s",
 				   (unsigned long long)(x->start / lbs), (unsigned long long)((x->end - 1) / lbs),
 				   (double)x->start / 1e9,
 				   io->n_ext > 1 ? " and more" : "");
@@ -512,10 +637,19 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 				strlist_add(&ev, line);
 			}
 		}
+		/* the rule that ended its job, early in the line: the verdict's text is short */
+		if (T->out) {
+			lv = VL_FAIL;
+			triage_add_reason(why, sizeof(why), T->out_warm ? "not read: %s" : "stopped: %s", T->out_why);
+			if (!first_fail[0])
+				snprintf(first_fail, sizeof(first_fail), "%s stopped: %.120s", short_name(c, t),
+					 T->out_why);
+		}
 		if (io->max_lat_ns && (double)io->max_lat_ns / 1e9 > stall_s) {
 			lv = VL_FAIL;
-			add_reason(why, sizeof(why), "a read stalled %.1f s at %.3f GB (limit %.1f s)",
-				   (double)io->max_lat_ns / 1e9, (double)io->max_lat_off / 1e9, stall_s);
+			triage_add_reason(why, sizeof(why), "a read stalled %.1f s at LBA %llu (%.3f GB) (limit %.1f s)",
+					  (double)io->max_lat_ns / 1e9, (unsigned long long)(io->max_lat_off / lbs),
+					  (double)io->max_lat_off / 1e9, stall_s);
 			if (!first_fail[0])
 				snprintf(first_fail, sizeof(first_fail), "%s stalled %.1f s", short_name(c, t),
 					 (double)io->max_lat_ns / 1e9);
@@ -523,7 +657,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		for (size_t k = 0; k < T->n_slow; k++) {
 			const struct surface_slow *w = &T->slow[k];
 			if (!k)
-				add_reason(why, sizeof(why), "slow range LBA %llu-%llu (%.3f-%.3f GB) at %.1f MB/s "
+				triage_add_reason(why, sizeof(why), "slow range LBA %llu-%llu (%.3f-%.3f GB) at %.1f MB/s "
 					   "against %.1f around it%s",
 					   (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
 					   (double)w->start / 1e9, (double)w->end / 1e9, w->mbps, w->trend_mbps,
@@ -543,28 +677,37 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 				continue;
 			snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median", which[k], mine[k], pct[k]);
 			strlist_add(&ev, line);
-			if (pct[k] < slow_below) {
+			if (fail_below > 0 && pct[k] < fail_below) {
+				lv = VL_FAIL;
+				if (!k && T->out_slow)
+					continue;	/* said by its "stopped" reason */
+				triage_add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s) "
+						  "(--fail-below %.0f %%)", which[k], pct[k], mine[k], fail_below);
+			} else if (pct[k] < slow_below) {
 				if (lv < VL_WARN)
 					lv = VL_WARN;
-				add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s)", which[k],
+				triage_add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s)", which[k],
 					   pct[k], mine[k]);
 			} else if (pct[k] > fast_above) {
-				add_reason(why, sizeof(why), "FAST %s: %.0f %% of its peers", which[k], pct[k]);
+				triage_add_reason(why, sizeof(why), "FAST %s: %.0f %% of its peers", which[k], pct[k]);
 			}
 		}
 		if (!T->n_peers)
 			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
-		smart_judge(S, t, max_temp, &lv, why, sizeof(why), &ev);
+		smart_judge(S, t, max_temp, plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
+		triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
+		int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail,
+						 sizeof(first_fail));
 		if (io->oom)
 			strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");
-		if (T->stopped) {
+		if (T->stopped && !T->out) {	/* a rule's stop is said once, by the rule */
 			lv = VL_FAIL;
-			add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
+			triage_add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
 		}
-		if (!T->scanned || r->interrupted) {
+		if ((!T->scanned && !T->out) || r->interrupted) {
 			raise_to(&lv, VL_WARN);
-			add_reason(why, sizeof(why), r->interrupted ? "the run was stopped: the read test did not finish"
-				   : "the read test did not run");
+			triage_add_reason(why, sizeof(why), !r->interrupted ? "the read test did not run" : T->scanned
+					  ? "the run was stopped before the end" : "the run was stopped: the read test did not finish");
 		}
 		cnt[lv]++;
 		struct verdict *v = result_verdict(r, lv, "triage", "%s: %s%s%s", short_name(c, t), level_word[lv],
@@ -597,6 +740,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
 		table_set_str(tb, row, C_VERDICT, level_word[lv]);
 		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
+		if (S->wv && resume >= 0)
+			table_set_int(tb, row, C_RESUME, resume);
 	}
 	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
 		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
@@ -606,15 +751,16 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
 		triage_snap_free(&S->after[t]);
-		free(io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
-		io_of(c, (unsigned)t)->pt = NULL;
+		free(tri_io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
+		tri_io_of(c, (unsigned)t)->pt = NULL;
 	}
 	return 0;
 }
 
 const struct bench_test bench_triage = {
 	.name = "triage",
-	.summary = "bench triage: every drive solo then together, peers compared, one verdict each (read-only)",
+	.summary = "bench triage: every drive solo then together, peers compared, one verdict each "
+		   "(read-only unless --write-verify on)",
 	.writes = false,
 	.command = true,
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
@@ -624,8 +770,10 @@ const struct bench_test bench_triage = {
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
-						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, NULL },
+						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
+						       &bp_failbelow, &bp_newsect, &bp_wv, &bp_from, NULL },
 	.plan = triage_plan,
+	.before = triage_before,
 	.on_io = triage_on_io,
 	.io_state_size = sizeof(struct tri_io),
 	.state_size = sizeof(struct tri_state),

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench/bench.h"
+#include "inventory/ata-selftest.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -24,11 +25,20 @@ struct tri_snap {
 	struct known_u64 attr[TRI_SMART_N];	/* raw values, triage_smart_ids order */
 	bool link_low;			/* a link trained below what it could */
 	struct strlist checks;		/* inventory checks, one sentence each */
+	bool st_known;			/* the SMART self-test log was read */
+	char st_reason[160];		/* why not */
+	struct ata_selftest_log st;
 };
 
 /* One inventory scan (ATA queries on; the sim rig in use when a target is
- * simulated): a snapshot per target into out[n].  0 / -errno (every
- * snapshot then says why). */
-int triage_snapshot(const struct plan *p, const struct target *tg, size_t n, struct tri_snap *out);
+ * simulated) and each drive's self-test log: a snapshot per target into
+ * out[n] (after: the one at the end).  0 / -errno (every snapshot then says
+ * why). */
+int triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after,
+		    struct tri_snap *out);
+/* The self-test entries logged between two snapshots: FAIL on a failed one
+ * ("new failed self-test at LBA ..."), evidence for each. */
+void triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, unsigned lbs,
+			   enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
 void triage_snap_free(struct tri_snap *s);
 #endif

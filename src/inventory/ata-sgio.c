@@ -2,7 +2,8 @@
  * transport fails: libatasmart 0.19 accepts only descriptor-format sense,
  * while the kernel's SAT layer answers with fixed format (udisks#1305).  We
  * accept both.  Only read commands are sent: IDENTIFY DEVICE and SMART
- * RETURN STATUS / READ DATA / READ THRESHOLDS; never a setting change. */
+ * RETURN STATUS / READ DATA / READ THRESHOLDS / READ LOG (the self-test
+ * log); never a setting change. */
 #include <errno.h>
 #include <fcntl.h>
 #include <scsi/sg.h>
@@ -12,12 +13,14 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "inventory/ata.h"
+#include "inventory/ata-selftest.h"
 
 #define ATA_IDENTIFY_DEVICE	0xEC
 #define ATA_SMART		0xB0
 #define SMART_READ_DATA		0xD0
 #define SMART_READ_THRESHOLDS	0xD1
 #define SMART_RETURN_STATUS	0xDA
+#define SMART_READ_LOG		0xD5
 
 #define SK_RECOVERED_ERROR	0x01
 #define SK_ILLEGAL_REQUEST	0x05
@@ -337,5 +340,37 @@ ata_sgio_blob(const char *devpath, unsigned timeout_ms, void **blob, size_t *len
 	rc = ata_blob_build(id, status, have_sd ? sd : NULL, have_th ? th : NULL, blob, len);
 	if (rc < 0)
 		snprintf(reason, rn, "out of memory");
+	return rc;
+}
+
+int
+ata_sgio_selftest_log(const char *devpath, unsigned timeout_ms, uint8_t log[ATA_SELFTEST_SIZE],
+		      char *reason, size_t rn)
+{
+	uint8_t id[ATA_BLOB_SECTOR];
+	bool sat12;
+	unsigned tmo = clamp_timeout(timeout_ms);
+	int fd = open_dev(devpath, reason, rn);
+	if (fd < 0)
+		return fd;
+	int rc = identify_fd(fd, tmo, id, &sat12, reason, rn);
+	/* word 84 bit 1 (or its copy in 87): the self-test log is supported */
+	uint16_t w84 = (uint16_t)(id[168] | id[169] << 8), w87 = (uint16_t)(id[174] | id[175] << 8);
+	if (!rc && !((w84 != 0xFFFF && (w84 & 2)) || (w87 != 0xFFFF && (w87 & 2)))) {
+		snprintf(reason, rn, "the drive keeps no SMART self-test log (IDENTIFY word 84)");
+		rc = -EOPNOTSUPP;
+	}
+	if (!rc) {
+		const struct ata_cmd c = { .command = ATA_SMART, .features = SMART_READ_LOG, .count = 1,
+					   .lba_low = ATA_SELFTEST_LOG, .lba_mid = 0x4F, .lba_high = 0xC2,
+					   .data_in = true };
+		struct ata_regs regs;
+		bool hr;
+		char r2[160];
+		rc = sat_command(fd, sat12, &c, log, tmo, &regs, &hr, r2, sizeof r2);
+		if (rc)
+			snprintf(reason, rn, "SMART READ LOG 06h: %s", r2);
+	}
+	close(fd);
 	return rc;
 }

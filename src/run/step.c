@@ -64,7 +64,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 }
 
 /* A worker ended while its step runs on (stopped after errors, gave up on
- * a hung I/O, could not start, or its pass is over): say so and zero its
+ * a hung I/O, could not start, a fail rule of the test, or its pass is over): say so and zero its
  * rate.  w->msg was written before the release store of WS_DONE. */
 static void
 mark_ended(struct snap_target *s, const struct worker *w)
@@ -73,7 +73,7 @@ mark_ended(struct snap_target *s, const struct worker *w)
 	size_t nl = strlen(s->name);
 	if (nl && !strncmp(m, s->name, nl) && m[nl] == ':')
 		m += nl + 1 + (m[nl + 1] == ' ');
-	s->ended = w->rc || w->abandoned ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
+	s->ended = w->rc || w->abandoned || w->failed ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
 	strtrimcpy(s->why, sizeof(s->why), m);
 	s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
 	s->p50_us = s->p99_us = NAN;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "run/pattern.h"
 #include "run/worker.h"
 #include "sim/sim.h"
 #include "util/util.h"
@@ -21,6 +22,8 @@ data_mode_parse(const char *s, enum data_mode *out)
 		*out = DATA_ZEROS;
 	else if (!strcmp(s, "compressible"))
 		*out = DATA_COMPRESSIBLE;
+	else if (!strcmp(s, "pattern"))
+		*out = DATA_PATTERN;
 	else
 		return -EINVAL;
 	return 0;
@@ -33,6 +36,7 @@ data_mode_name(enum data_mode d)
 	case DATA_RANDOM: return "random";
 	case DATA_ZEROS: return "zeros";
 	case DATA_COMPRESSIBLE: return "compressible";
+	case DATA_PATTERN: return "pattern";
 	}
 	return "?";
 }
@@ -77,6 +81,7 @@ fill_buffer(struct worker *w, void *buf, size_t len)
 {
 	switch (w->p.data) {
 	case DATA_ZEROS:
+	case DATA_PATTERN:	/* filled before each write */
 		memset(buf, 0, len);
 		break;
 	case DATA_RANDOM:
@@ -102,6 +107,10 @@ stamp(struct worker *w, struct io_u *u)
 {
 	if (w->p.data == DATA_ZEROS)
 		return;
+	if (w->p.data == DATA_PATTERN) {
+		pattern_fill(u->buf, u->len, u->offset, w->p.seed);
+		return;
+	}
 	uint64_t seq = (++w->wseq ^ w->p.seed) * 0x9e3779b97f4a7c15ull;	/* all 8 bytes vary */
 	for (uint32_t o = 0; o < u->len; o += 512) {
 		uint64_t *p = (uint64_t *)((char *)u->buf + o);
@@ -372,6 +381,7 @@ run_loop(struct worker *w)
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = worker_cont_count();
 	bool stopping = false, measuring = p->ramp_ns == 0;
+	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
 
@@ -439,8 +449,21 @@ run_loop(struct worker *w)
 					.res = u->result == (int)u->len ? 0 : u->result < 0 ? u->result : -EIO,
 					.lat_ns = lat_known ? lat : 0,
 					.t_ns = td > t0 ? td - t0 : 0,
+					.buf = u->buf, .seed = p->seed, .stop = w->stop_why,
 				};
 				p->on_io(p->on_io_state, &d);
+				if (w->stop_why[0] && !w->failed) {
+					/* a fail rule ended this target: this I/O still
+					 * counts, nothing later does */
+					w->failed = true;
+					snprintf(w->msg, sizeof(w->msg), "%.30s: %.158s", p->t ? p->t->name : "?",
+						 w->stop_why);
+					if (!stopping || td < tstop)
+						tstop = td;
+					rule_u = u;
+					stopping = true;
+					PUB_STORE(state, WS_DRAIN);
+				}
 			}
 			if (u->result != (int)u->len) {
 				int e = u->result < 0 ? -u->result : EIO;	/* short = EIO */
@@ -460,7 +483,7 @@ run_loop(struct worker *w)
 			consec = 0;
 			if (td < tm)
 				continue;	/* ramp-up */
-			if (td >= tstop) {
+			if (td >= tstop && u != rule_u) {
 				/* after the limit (the drain): no bytes, but its
 				 * latency counts, so a stall at the end shows */
 				if (lat_known)
@@ -524,6 +547,7 @@ run_loop(struct worker *w)
 					struct io_done d = {
 						.offset = off, .len = p->bs, .measured = now >= tm && now < tstop,
 						.res = -ETIMEDOUT, .lat_ns = now - oldest, .t_ns = now - t0,
+						.seed = p->seed, .stop = w->stop_why,
 					};
 					p->on_io(p->on_io_state, &d);
 				}

@@ -21,7 +21,9 @@
 #define WORKER_MAX_BS (16u << 20)
 #define WORKER_IO_TIMEOUT_NS (30ull * 1000000000ull)	/* default --io-timeout */
 
-enum data_mode { DATA_RANDOM, DATA_ZEROS, DATA_COMPRESSIBLE };
+/* DATA_PATTERN: every 512-byte sector written carries pattern_fill(its
+ * byte offset, the worker's seed) (run/pattern.h), so a reader can check it. */
+enum data_mode { DATA_RANDOM, DATA_ZEROS, DATA_COMPRESSIBLE, DATA_PATTERN };
 int data_mode_parse(const char *s, enum data_mode *out);	/* 0 / -EINVAL */
 const char *data_mode_name(enum data_mode d);
 
@@ -55,7 +57,15 @@ struct io_done {
 					   outstanding past the I/O timeout, given up) */
 	uint64_t lat_ns;		/* submit to completion */
 	uint64_t t_ns;			/* completion, engine clock, from the step's start */
+	const void *buf;		/* the data (a read's as it arrived), len bytes */
+	uint64_t seed;			/* the worker's seed (the DATA_PATTERN key) */
+	/* A fail rule: the hook ends this target's worker by writing its reason
+	 * here (one line, without the target's name; WORKER_STOP_LEN bytes).
+	 * The worker issues no more I/O, the ones in flight drain uncounted, it
+	 * ends failed with the reason, and the other workers of the step go on. */
+	char *stop;
 };
+#define WORKER_STOP_LEN 160
 typedef void (*worker_io_hook)(void *state, const struct io_done *d);
 
 struct worker_params {
@@ -104,6 +114,8 @@ struct worker {
 	struct err_summary err_ramp;	/* failed I/Os during the ramp-up, apart */
 	int rc;				/* 0, or -errno when the worker could not run */
 	char msg[192];			/* why it failed / stopped early */
+	bool failed;			/* a fail rule of the test ended it (io_done.stop) */
+	char stop_why[WORKER_STOP_LEN];	/* that rule's reason, written by the hook */
 	char notice[160];		/* e.g. the psync fallback */
 	const char *engine_used;
 	double seconds;			/* measured seconds (engine clock) */

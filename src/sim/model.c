@@ -66,6 +66,9 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "reallocated", SK_U64, OFF(reallocated), 0, 0, 1e9, false, false },
 	{ "smart", "pending", SK_U64, OFF(pending), 0, 0, 1e9, false, false },
 	{ "smart", "offline_uncorrectable", SK_U64, OFF(offline_uncorrectable), 0, 0, 1e9, false, false },
+	{ "smart", "selftest", SK_CUSTOM, OFF(selftest), 0, 0, 0, false, true },
+	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
+	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */
@@ -164,6 +167,50 @@ parse_region(struct sim_region *r, bool slow, const char *v, char *msg, size_t m
 	return 0;
 }
 
+/* "TYPE STATUS HOURS [LBA] [during]": one self-test log entry */
+static int
+parse_selftest(struct sim_drive_model *m, const char *v, char *msg, size_t ml)
+{
+	static const char *const types[] = { "offline", "short", "extended", "conveyance", "selective" };
+	static const char *const stats[] = { "ok", "aborted", "interrupted", "fatal", "unknown",
+					     "electrical", "servo", "read", "handling" };
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", v);
+	char *save, *w[6] = { 0 };
+	int n = 0;
+	for (char *t = strtok_r(buf, " \t", &save); t && n < 6; t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	struct sim_selftest e = { 0 };
+	int ty = -1, st = -1;
+	for (int i = 0; n >= 3 && i < 5; i++)
+		ty = strcmp(w[0], types[i]) ? ty : i;
+	for (int i = 0; n >= 3 && i < 9; i++)
+		st = strcmp(w[1], stats[i]) ? st : i;
+	uint64_t h = 0, lba = 0xffffffffu;
+	int k = 3;
+	bool ok = n >= 3 && ty >= 0 && st >= 0 && !sim_parse_u64(w[2], &h) && h <= 65535;
+	if (ok && k < n && strcmp(w[k], "during"))
+		ok = !sim_parse_u64(w[k++], &lba) && lba <= 0xffffffffu;
+	if (ok && k < n)
+		ok = !strcmp(w[k++], "during") && (e.during = true) && k == n;
+	if (!ok) {
+		snprintf(msg, ml, "selftest: '%s' is not TYPE STATUS HOURS [LBA] [during] (TYPE short, "
+			 "extended, conveyance, selective; STATUS ok, aborted, interrupted, fatal, unknown, "
+			 "electrical, servo, read, handling)", v);
+		return -EINVAL;
+	}
+	if (m->n_selftest == SIM_MAX_SELFTESTS) {
+		snprintf(msg, ml, "selftest: more than %d entries", SIM_MAX_SELFTESTS);
+		return -EINVAL;
+	}
+	e.type = (uint8_t)ty;
+	e.status = (uint8_t)st;
+	e.hours = (uint16_t)h;
+	e.lba = (uint32_t)lba;
+	m->selftest[m->n_selftest++] = e;
+	return 0;
+}
+
 static int
 drive_custom(struct sim_ini *p, const struct sim_key *k, const char *v, char *msg, size_t ml)
 {
@@ -171,6 +218,8 @@ drive_custom(struct sim_ini *p, const struct sim_key *k, const char *v, char *ms
 	struct sim_drive_model *m = &raw->m;
 	if (strcmp(k->name, "rate") == 0)
 		return parse_curve(m, v, msg, ml);
+	if (strcmp(k->name, "selftest") == 0)
+		return parse_selftest(m, v, msg, ml);
 	if (strcmp(k->name, "slow") == 0 || strcmp(k->name, "unreadable") == 0) {
 		bool slow = k->name[0] == 's';
 		size_t *n = slow ? &m->n_slow : &m->n_bad;

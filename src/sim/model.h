@@ -9,6 +9,7 @@
 
 #define SIM_MAX_CURVE 16
 #define SIM_MAX_REGIONS 8
+#define SIM_MAX_SELFTESTS 21
 #define SIM_MAX_SCALING 16
 #define SIM_MAX_PORTS 16
 #define SIM_MIN_MBPS 0.1	/* slowest rate a model may give (MB/s) */
@@ -72,6 +73,18 @@ struct sim_drive_model {
 	bool smart;
 	double temperature_c;
 	uint64_t power_on_hours, reallocated, pending, offline_uncorrectable;
+	/* added to reallocated / pending in what a test reads after its I/O
+	 * (triage's SMART after): sectors a drive remaps or marks meanwhile */
+	uint64_t reallocated_during, pending_during;
+	/* the SMART self-test log, in the file's order (oldest first); "during"
+	 * entries show only once a test has run (a self-test ending meanwhile) */
+	struct sim_selftest {
+		uint8_t type, status;	/* as the log keeps them (ata-selftest.h) */
+		uint16_t hours;
+		uint32_t lba;
+		bool during;
+	} selftest[SIM_MAX_SELFTESTS];
+	size_t n_selftest;
 };
 
 struct sim_hba_model {

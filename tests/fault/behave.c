@@ -407,13 +407,51 @@ cmd_mcache(struct cmd_ctx *c)
 	return 0;
 }
 
+/* drop LBA0 LBA1: a write touching the range succeeds, yet the sectors in
+ * it keep what they held (a drive losing writes; write-verify finds it) */
+static int
+cmd_drop(struct cmd_ctx *c)
+{
+	struct fd_range r;
+	int rc = parse_range(c, &r, 0);
+	if (rc)
+		return rc;
+	if (c->k->n_drop >= FD_MAX_RULES)
+		return fail(c->err, c->errlen, "drop: at most %d ranges", FD_MAX_RULES);
+	c->k->drop[c->k->n_drop++] = r;
+	return 0;
+}
+
+void
+fd_store(struct fd_dev *d, size_t i, uint64_t off, const char *buf, size_t size)
+{
+	struct fd_disk *k = &d->disk[i];
+	struct fd_range drop[FD_MAX_RULES];
+	pthread_mutex_lock(&d->lock);
+	size_t n = k->n_drop;
+	memcpy(drop, k->drop, n * sizeof(*drop));
+	pthread_mutex_unlock(&d->lock);
+	if (!n) {
+		memcpy(k->mem + off, buf, size);
+		return;
+	}
+	for (uint64_t o = 0; o < size; o += FD_SECTOR) {
+		uint64_t lba = (off + o) / FD_SECTOR, len = size - o < FD_SECTOR ? size - o : FD_SECTOR;
+		bool dropped = false;
+		for (size_t j = 0; j < n && !dropped; j++)
+			dropped = lba >= drop[j].lba0 && lba <= drop[j].lba1;
+		if (!dropped)
+			memcpy(k->mem + off + o, buf + o, len);
+	}
+}
+
 /* every rule off, the device back, stalls ended */
 static int
 cmd_clear(struct cmd_ctx *c)
 {
 	struct fd_disk *k = c->k;
 	k->vanished = false;
-	k->n_eio = k->n_delay = k->n_rate = 0;
+	k->n_eio = k->n_delay = k->n_rate = k->n_drop = 0;
 	k->delay_all_ms = 0;
 	k->rmw_phys = 0;
 	k->mc_size = 0;
@@ -433,6 +471,7 @@ static const struct {
 	{ "rate", cmd_rate },
 	{ "rmw", cmd_rmw },
 	{ "mcache", cmd_mcache },
+	{ "drop", cmd_drop },
 	{ "clear", cmd_clear },
 };
 
@@ -442,6 +481,7 @@ const char fd_command_help[] =
 	"  eio LBA0 LBA1 [read|write|rw]      I/O touching LBA0..LBA1 fails with EIO\n"
 	"  delay LBA0 LBA1 MS [read|write|rw] I/O touching the range takes MS longer\n"
 	"  delay all MS                       every I/O takes MS longer\n"
+	"  drop LBA0 LBA1                     writes there succeed but are not stored\n"
 	"  stall SECONDS                      no I/O completes for SECONDS (0 ends it)\n"
 	"  vanish                             every I/O fails with ENODEV at once\n"
 	"  vanish unmount                     and the mount goes away, the daemon ends:\n"
@@ -585,6 +625,9 @@ fd_describe(struct fd_dev *d)
 		for (size_t j = 0; j < k->n_delay; j++)
 			app(&s, &n, &cap, "%s delay %llu %llu %g %s\n", k->name, (unsigned long long)k->delay[j].lba0,
 			    (unsigned long long)k->delay[j].lba1, k->delay[j].ms, opn[k->delay[j].ops & 3]);
+		for (size_t j = 0; j < k->n_drop; j++)
+			app(&s, &n, &cap, "%s drop %llu %llu\n", k->name, (unsigned long long)k->drop[j].lba0,
+			    (unsigned long long)k->drop[j].lba1);
 		if (k->delay_all_ms)
 			app(&s, &n, &cap, "%s delay all %g\n", k->name, k->delay_all_ms);
 		if (k->n_rate) {

@@ -198,7 +198,7 @@ fs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_
 	int rc = fd_behave(&dev, fi->fh, FD_WRITE, (uint64_t)off, size);
 	if (rc)
 		return rc;
-	memcpy(k->mem + off, buf, size);
+	fd_store(&dev, fi->fh, (uint64_t)off, buf, size);
 	return (int)size;
 }
 

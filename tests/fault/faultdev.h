@@ -38,6 +38,8 @@ struct fd_disk {
 	size_t n_eio;
 	struct fd_range delay[FD_MAX_RULES];
 	size_t n_delay;
+	struct fd_range drop[FD_MAX_RULES];	/* writes acknowledged, these sectors not stored */
+	size_t n_drop;
 	double delay_all_ms;
 	struct fd_point rate[FD_MAX_POINTS];
 	size_t n_rate;
@@ -78,6 +80,10 @@ int fd_command_file(struct fd_dev *d, const char *path, char *err, size_t errlen
 /* Run the behaviours for one I/O on disk k: may sleep; returns 0 to go on
  * or -errno to fail the I/O. */
 int fd_behave(struct fd_dev *d, size_t k, enum fd_op op, uint64_t off, size_t len);
+
+/* Store a write that fd_behave let through: size bytes at off of disk k,
+ * less the sectors a "drop" rule covers (the write still succeeds). */
+void fd_store(struct fd_dev *d, size_t k, uint64_t off, const char *buf, size_t size);
 
 /* The state as text (what reading MOUNT/.ctl shows); malloc'd. */
 char *fd_describe(struct fd_dev *d);

@@ -231,6 +231,70 @@ test_steps_and_hooks(void **state)
 	plan_free(&p);
 }
 
+/* A per-target fail rule: the hook of one drive ends its own worker past
+ * 64 MiB; the other drive of the same step reads on to its time limit.
+ * The stopped one's result is well short, says why, the step does not fail
+ * and the run is not interrupted. */
+struct rule_io {
+	unsigned me;
+};
+
+static void
+rule_on_io(void *state, const struct io_done *d)
+{
+	struct rule_io *s = state;
+	if (s->me == 0 && d->offset >= (64u << 20))
+		snprintf(d->stop, WORKER_STOP_LEN, "rule: past 64 MiB at LBA %llu",
+			 (unsigned long long)(d->offset / 512));
+}
+
+static int
+rule_plan(struct plan *p, char *err, size_t errlen)
+{
+	struct run_params rp = p->params;
+	return plan_add_step_params(p, NULL, 2, &rp, "two drives", NULL);
+}
+
+static int
+rule_before(struct bench_ctx *c, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < c->n_targets; i++)
+		((struct rule_io *)c->io_state)[i].me = i;
+	return 0;
+}
+
+static const struct bench_test rule_test = {
+	.name = "ruletest", .summary = "a fail rule on one drive",
+	.defaults = { .bs = 1 << 20, .qd = 1, .seconds = 10, .pattern = "seq", .data = "random",
+		      .rw_mix = 100, .region_end = 1, .seed = 3 },
+	.plan = rule_plan, .before = rule_before,
+	.on_io = rule_on_io, .io_state_size = sizeof(struct rule_io),
+};
+
+static void
+test_rule_stops_one(void **state)
+{
+	struct plan p;
+	plan_init(&p, &rule_test);
+	strlist_add(&p.targets, "sim:WD40EZRX");
+	strlist_add(&p.targets, "sim:WD40EZRX");
+	struct run_result res;
+	run_plan(&p, &res);
+	assert_false(res.failed);
+	assert_false(res.interrupted);
+	assert_int_equal(res.n_steps, 1);
+	const struct target_result *a = &res.steps[0].res[0], *b = &res.steps[0].res[1];
+	assert_int_equal(a->bytes, 65u << 20);	/* the block at 64 MiB counted, no more */
+	assert_true(b->bytes > 10 * a->bytes);
+	assert_true(fabs(b->seconds - 10.0) < 0.01);
+	assert_non_null(strstr(a->note, "rule: past 64 MiB at LBA 131072"));
+	assert_string_equal(b->note, "");
+	assert_true(a->stopped_early);
+	assert_false(b->stopped_early);
+	run_result_free(&res);
+	plan_free(&p);
+}
+
 /* A step that cannot run (here: queue depth 1000, refused by the worker) fails
  * the run: no aggregate, no hook fed with zeros, no later step. */
 static int
@@ -508,6 +572,7 @@ main(void)
 		cmocka_unit_test(test_set_option),
 		cmocka_unit_test(test_steps_and_hooks),
 		cmocka_unit_test(test_step_error),
+		cmocka_unit_test(test_rule_stops_one),
 		cmocka_unit_test(test_ramp_errors),
 		cmocka_unit_test(test_series_whole),
 		cmocka_unit_test(test_uneven_scaling),

@@ -418,6 +418,65 @@ test_size_after_ramp(void **state)
 	finish(w);
 }
 
+/* A fail rule of the test (io_done.stop): on the 10th completion the hook
+ * ends its own worker with a reason.  The worker issues no more I/O, counts
+ * that completion and none of the three still in flight, ends failed (not
+ * an engine error, rc 0) with the reason after the target's name, and stops
+ * the clock there, long before its 10 s. */
+static unsigned rule_seen;
+static void
+rule_hook(void *st, const struct io_done *d)
+{
+	if (++rule_seen == 10)
+		snprintf(d->stop, WORKER_STOP_LEN, "too many bad blocks (--max-bad 10)");
+}
+
+static void
+test_rule_stop(void **state)
+{
+	vnow = 1000 * S;
+	lat_fn = lat_10ms;
+	rule_seen = 0;
+	struct worker_params p = { .qd = 4, .rw_mix = 100, .time_ns = 10 * S, .pat = OFS_SEQ,
+				   .on_io = rule_hook };
+	struct worker *w = run(&p, false);
+	assert_int_equal(w->rc, 0);
+	assert_true(w->failed);
+	assert_string_equal(w->msg, "stub: too many bad blocks (--max-bad 10)");
+	assert_int_equal(atomic_load(&w->pub.ios), 10);
+	assert_int_equal(atomic_load(&w->pub.rbytes), 10 * 4096);
+	assert_true(rule_seen <= 10 + 3);	/* the ones in flight drained, nothing new */
+	assert_true(w->seconds < 0.1);
+	struct target_result r;
+	assert_int_equal(worker_result(w, &r), 0);
+	assert_non_null(strstr(r.note, "--max-bad 10"));
+	free(r.series.mbps); free(r.series.iops); free(r.series.p99_us); free(r.series.pos);
+	free(r.hist.upper_us); free(r.hist.count);
+	finish(w);
+}
+
+/* Without a rule the same run goes its full 10 s. */
+static void
+no_rule_hook(void *st, const struct io_done *d)
+{
+	rule_seen++;
+}
+
+static void
+test_no_rule_runs_on(void **state)
+{
+	vnow = 1000 * S;
+	lat_fn = lat_10ms;
+	rule_seen = 0;
+	struct worker_params p = { .qd = 4, .rw_mix = 100, .time_ns = 10 * S, .pat = OFS_SEQ,
+				   .on_io = no_rule_hook };
+	struct worker *w = run(&p, false);
+	assert_false(w->failed);
+	assert_true(fabs(w->seconds - 10.0) < 1e-9);
+	assert_true(rule_seen >= 3900);
+	finish(w);
+}
+
 int
 main(void)
 {
@@ -431,6 +490,8 @@ main(void)
 		cmocka_unit_test(test_stamp_before_start),
 		cmocka_unit_test(test_watch_blocking),
 		cmocka_unit_test(test_size_after_ramp),
+		cmocka_unit_test(test_rule_stop),
+		cmocka_unit_test(test_no_rule_runs_on),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,113 @@
+/* triage-int.h - what triage.c and triage-verify.c share: the per-drive
+ * state of the worker hook, the run-wide state and the write-verify steps. */
+#ifndef DS_TRIAGE_INT_H
+#define DS_TRIAGE_INT_H
+#include "bench/bench.h"
+#include "bench/surface.h"
+#include "bench/triage.h"
+
+#define TRI_MAX_EXT 64		/* unreadable (or mismatched) ranges kept per drive */
+#define TRI_MAX_SLOW 8
+#define TRI_MAX_STEPS 160	/* SMART before, solo samples, the shared pass, write-verify */
+#define TRI_WV_CHUNKS 8		/* write-verify: at most this many write + read-back rounds */
+#define TRI_WV_CHUNK_MIN (64ull << 20)
+
+enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY };
+enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY };
+
+/* Per drive, written by on_io in its worker (the rule figures are set by
+ * before(), read-only after). */
+struct tri_io {
+	int phase;
+	struct surface_point *pt;
+	size_t n_pt;
+	bool oom;
+	struct surface_extent ext[TRI_MAX_EXT];	/* unreadable */
+	size_t n_ext, ext_lost;		/* kept; failed blocks that found no room */
+	uint64_t n_err;			/* failed reads */
+	uint64_t n_unread;		/* failed reads of blocks not failed before (solo and
+					   shared passes read the same start twice) */
+	uint64_t max_lat_ns, max_lat_off;	/* the slowest good or failed read */
+	/* fail rules */
+	unsigned lbs;			/* the drive's logical sector, for LBAs in reasons */
+	uint64_t max_bad;		/* bad blocks (failed or mismatched) before it stops; 0 never */
+	uint64_t stall_ns;
+	bool ruled;			/* a rule ended this drive's job */
+	char rule[WORKER_STOP_LEN];	/* which rule, with its figures */
+	/* write-verify */
+	bool sim;			/* a sim drive keeps no data: no content check */
+	uint64_t n_werr;		/* failed writes */
+	struct surface_extent wext[TRI_MAX_EXT];
+	size_t n_wext, wext_lost;
+	struct surface_extent mis[TRI_MAX_EXT];	/* pattern mismatches */
+	size_t n_mis, mis_lost;
+	uint64_t mis_blocks, mis_sectors;
+	uint64_t verify_hi;		/* the furthest read-back end in the running round */
+	uint64_t wbytes, vbytes;	/* written, read back */
+};
+
+struct tri_tgt {
+	double solo, shared;		/* MB/s, NAN unmeasured */
+	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
+	size_t n_peers;
+	struct surface_slow slow[TRI_MAX_SLOW];
+	size_t n_slow, slow_found;
+	bool scanned;
+	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
+	char note[192];
+	bool out;			/* left out of the later steps (a rule failed it) */
+	bool out_slow;			/* by --fail-below, alone */
+	bool out_warm;			/* by --max-temp, before any read */
+	char out_why[WORKER_STOP_LEN];
+	/* write-verify */
+	uint64_t wv_start, wv_end;	/* bytes, its span */
+	uint64_t wv_done;		/* written and read back up to here (bytes) */
+	bool wv_complete;
+};
+
+struct tri_state {
+	size_t done;
+	size_t n_solo;			/* steps 1..n_solo are solo samples (0: SMART before) */
+	bool shared_added;
+	unsigned char kind[TRI_MAX_STEPS];	/* TK_* of each step, in plan order */
+	size_t n_kind;
+	struct tri_tgt t[PLAN_MAX_TARGETS];
+	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
+	/* write-verify */
+	bool wv;
+	uint64_t wv_seed;
+	uint64_t wv_lo, wv_hi;		/* bytes, over all drives */
+	unsigned wv_chunks, wv_next;	/* rounds, the next round to add */
+	uint64_t wv_cur_a, wv_cur_b;	/* the running round's bytes */
+};
+
+static inline struct tri_io *
+tri_io_of(struct bench_ctx *c, unsigned t)
+{
+	return (struct tri_io *)c->io_state + t;
+}
+
+/* triage-verify.c */
+bool triage_wv_on(const struct plan *p);	/* --write-verify on */
+/* The plan's check of --write-verify (its --region must be in LBAs). */
+int triage_wv_plan(struct plan *p, char *err, size_t errlen);
+/* before(): spans per drive (--from, --region), the seed, the rounds. */
+int triage_wv_before(struct bench_ctx *c, char *err, size_t errlen);
+/* Append the next write or read-back step; false when none is left. */
+bool triage_wv_next(struct bench_ctx *c);
+/* after a write-verify step of kind k */
+void triage_wv_step_done(struct bench_ctx *c, int kind);
+/* per completion in a write or read-back round: a failed write, a
+ * mismatch; true when it was such a round */
+bool triage_wv_io(struct tri_io *s, const struct io_done *d);
+/* The verdict's part: FAIL on failed writes or mismatches, the resume
+ * position of an unfinished span.  first_fail: the summary's line.  The
+ * LBA to resume from, -1 when the span is done (or no write-verify). */
+int64_t triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_level *lv,
+		     char *why, size_t wn, struct strlist *ev, char *first_fail, size_t fn);
+/* shared by both files */
+void triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void triage_ext_add(struct surface_extent *x, size_t *n, size_t *lost, uint64_t a, uint64_t b);
+int triage_add_reason(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#endif
