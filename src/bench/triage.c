@@ -617,7 +617,7 @@ const struct bench_test bench_triage = {
 	.summary = "bench triage: every drive solo then together, peers compared, one verdict each (read-only)",
 	.writes = false,
 	.command = true,
-	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
+	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_BOARD,
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,
