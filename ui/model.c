@@ -171,6 +171,12 @@ ui_is_position(const struct ui *u)
 }
 
 bool
+ui_is_board(const struct ui *u)
+{
+	return u->have_snap && (u->snap.panels & PANEL_BOARD);
+}
+
+bool
 ui_is_saturation(const struct ui *u)
 {
 	if (!u->have_snap)
