@@ -39,7 +39,7 @@ const struct key_binding key_table[] = {
 	{ 'c', V(VIEW_PICKER), ACT_CTRL, "c", "select every drive of the controller", NULL },
 	{ 'T', ALL, ACT_THEME, "T", "next colour theme", "Theme" },
 	{ 'o', V(VIEW_LIVE) | V(VIEW_RESULT), ACT_SORT, "o", "board: order by verdict (FAIL first) or by slot", NULL },
-	{ 's', V(VIEW_LIVE), ACT_STOP, "s Esc", "stop the running test (Esc first closes a board detail)", "Stop" },
+	{ 's', V(VIEW_LIVE), ACT_STOP, "s Esc", "stop the test (Esc closes an open board detail first)", "Stop" },
 	{ KEY_ESC, V(VIEW_LIVE), ACT_STOP, "Esc", NULL, NULL },
 	{ KEY_ESC, V(VIEW_PICKER) | V(VIEW_RESULT) | V(VIEW_HOME), ACT_BACK, "Esc",
 	  "back (picker, results) / clear the filter", "Back" },
