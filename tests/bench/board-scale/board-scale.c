@@ -105,6 +105,8 @@ main(int argc, char **argv)
 
 		if (m > rss_max)
 			rss_max = m;
+		if (getenv("BOARD_SCALE_PROGRESS") && el >= next_rss && (int)el % 5 == 0)
+			fprintf(stderr, "board-scale: %.0f s: step %u/%u %s\n", el, s.step, s.n_steps, s.cur_label);
 		if (el >= next_rss) {
 			if (isnan(rss_first) && el >= 2)
 				rss_first = m;
