@@ -67,8 +67,10 @@ if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/nu
 fi
 
 # 3. Memory over a day: full triage of four 20 TB sim drives in virtual time
-#    (~25 h each, seconds of real time), RSS along the run.
-F=tests/fixtures/sim/big-20tb.drive
+#    (~25 h each, minutes of real time), RSS along the last step's pass.
+F=$(pwd)/tests/fixtures/sim/big-20tb.drive
+printf '[rig]\nname = big\n\n[controller]\nhba = 88SE9485\nbus = 3\n' >"$T/big.rig"
+for i in 0 1 2 3; do echo "drive = big-20tb" >>"$T/big.rig"; done
 echo "board-scale: full triage, 4 x 20 TB sim drives, virtual time"
-"$B/bench/board-scale" --sim-model "$F" triage sim:big-20tb sim:big-20tb sim:big-20tb sim:big-20tb \
+"$B/bench/board-scale" --demo --sim-model "$F" --rig "$T/big.rig" triage sim0 sim1 sim2 sim3 \
   --mode full --solo-time 10 | tail -3

@@ -94,8 +94,10 @@ board_snapshot(void *ctx, struct run_snapshot *s)
 	memcpy(s->t, proto, sizeof(proto));
 	s->n_targets = N_TGT;
 	s->sample_now = tick;
-	for (int i = 0; i < N_TGT; i++) {
+	for (int i = 0; i < N_TGT; i++) {	/* figures change every frame, as live */
 		s->t[i].ring_end = tick;
+		s->t[i].mbps = s->t[i].read_mbps = 100 + (tick * 7 + (unsigned)i * 13) % 50;
+		s->t[i].pos += (tick % 100) * 1e-3;
 		s->total_mbps += s->t[i].mbps;
 	}
 	for (int k = 8; k < 20; k++)

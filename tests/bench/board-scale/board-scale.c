@@ -89,6 +89,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	double t0 = now_s(), rss0 = rss_mib(), rss_max = rss0, rss_first = NAN, next_rss = 1;
+	double rss10 = NAN, rss90 = NAN;
 	struct run_snapshot last;
 	size_t polls = 0;
 
@@ -105,6 +106,12 @@ main(int argc, char **argv)
 
 		if (m > rss_max)
 			rss_max = m;
+		/* the last step's growth: RSS at 10 % and 90 % of its pass */
+		double pos = s.n_targets ? s.t[0].pos : 0;
+		if (s.step == s.n_steps && s.n_steps && pos >= 0.1 && isnan(rss10))
+			rss10 = m;
+		if (s.step == s.n_steps && s.n_steps && pos >= 0.9 && isnan(rss90))
+			rss90 = m;
 		if (getenv("BOARD_SCALE_PROGRESS") && el >= next_rss && (int)el % 5 == 0)
 			fprintf(stderr, "board-scale: %.0f s: step %u/%u %s\n", el, s.step, s.n_steps, s.cur_label);
 		if (el >= next_rss) {
@@ -137,15 +144,15 @@ main(int argc, char **argv)
 		lost += t->lost;
 		want += e;
 	}
-	for (size_t s = 0; s < res.n_steps; s++)
-		virt += res.steps[s].seconds;
-	printf("board-scale: %zu targets, %s, %.1f s measured (%s), %.1f s wall, %zu snapshots\n",
-	       last.n_targets, res.test, virt, res.virtual_time ? "virtual" : "real time", wall, polls);
+	virt = last.n_targets ? want / (double)last.n_targets * iv / 1e3 : 0;
+	printf("board-scale: %zu targets, %s, %.1f h measured per target (%s clock), %.1f s wall, %zu snapshots\n",
+	       last.n_targets, res.test, virt / 3600, res.virtual_time ? "virtual" : "real", wall, polls);
 	printf("board-scale: samples %llu of %.0f expected at %u ms (%.2f %%), lost %llu\n",
 	       (unsigned long long)got, want, iv, want > 0 ? 100.0 * (double)got / want : 0,
 	       (unsigned long long)lost);
-	printf("board-scale: RSS start %.1f MiB, after 2 s %.1f MiB, end %.1f MiB, peak %.1f MiB\n",
-	       rss0, isnan(rss_first) ? rss0 : rss_first, rss_end, rss_max);
+	printf("board-scale: RSS start %.1f MiB, after 2 s %.1f MiB, last step at 10 %% %.1f MiB, "
+	       "at 90 %% %.1f MiB, end %.1f MiB, peak %.1f MiB\n", rss0, isnan(rss_first) ? rss0 : rss_first,
+	       rss10, rss90, rss_end, rss_max);
 	snapshot_free(&last);
 	run_result_free(&res);
 	runner_destroy(r);
