@@ -346,7 +346,7 @@ struct bcols {
 static void
 plan_cols(int w, struct bcols *c)
 {
-	*c = (struct bcols){ 20, 10, 22, 18, 5, 10, 5, 0, 0 };
+	*c = (struct bcols){ 20, 10, 22, 18, 4, 9, 5, 0, 0 };
 	int fixed = 2 + c->slot + c->name + c->model + c->serial + c->prog + c->rate + c->temp + 8;
 
 	if (w - fixed < 8 + 16) {	/* narrow: model, then serial, then slot go */
@@ -586,7 +586,7 @@ panel_board_draw(struct ui *u, const struct rect *rc)
 	hx = col(y, hx, c.prog, attr_of(EL_TITLE), "Done");
 	hx = col(y, hx, c.rate, attr_of(EL_TITLE), "Now");
 	hx = col(y, hx, c.temp, attr_of(EL_TITLE), "Temp");
-	hx = col(y, hx, c.strip, attr_of(EL_TITLE), "ms/MB by position");
+	hx = col(y, hx, c.strip, attr_of(EL_TITLE), c.strip >= 17 ? "ms/MB by position" : "ms/MB");
 	col(y, hx, c.verdict, attr_of(EL_TITLE), "Verdict");
 	int sp = sel_pos(u, rows, n);
 

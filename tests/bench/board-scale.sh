@@ -50,7 +50,7 @@ fi
 echo "board-scale: triage over 24 sim drives + $(echo $LOOPS | wc -w) loop devices, 10 Hz, real time"
 # shellcheck disable=SC2086
 "$B/bench/board-scale" --demo --sim-speed 1 triage $SIMS $LOOPS --solo-time ${SOLO:-1} \
-  --samples ${SAMPLES:-2000} | tail -4
+  --samples ${SAMPLES:-2000} | grep -E "loop0|sim:sim0 |targets|samples [0-9]+ of|RSS"
 
 # 2. The frame: a 32-row board at 200x60.
 "$B/bench/board-frame" "${FRAMES:-500}"

@@ -145,8 +145,9 @@ main(int argc, char **argv)
 		want += e;
 	}
 	virt = last.n_targets ? want / (double)last.n_targets * iv / 1e3 : 0;
-	printf("board-scale: %zu targets, %s, %.1f h measured per target (%s clock), %.1f s wall, %zu snapshots\n",
-	       last.n_targets, res.test, virt / 3600, res.virtual_time ? "virtual" : "real", wall, polls);
+	printf("board-scale: %zu targets, %s, %.1f %s measured per target (%s clock), %.1f s wall, %zu snapshots\n",
+	       last.n_targets, res.test, virt >= 3600 ? virt / 3600 : virt, virt >= 3600 ? "h" : "s",
+	       res.virtual_time ? "virtual" : "real", wall, polls);
 	printf("board-scale: samples %llu of %.0f expected at %u ms (%.2f %%), lost %llu\n",
 	       (unsigned long long)got, want, iv, want > 0 ? 100.0 * (double)got / want : 0,
 	       (unsigned long long)lost);
