@@ -168,6 +168,7 @@ void panel_results2_draw(struct ui *u, const struct rect *r);
 int panel_results_key(struct ui *u, enum action a, int ch);
 void panel_board_draw(struct ui *u, const struct rect *r);
 int panel_board_key(struct ui *u, enum action a, int ch);
+int panel_board_click(struct ui *u, const struct rect *r, int x, int y);
 bool board_detail_open(const struct ui *u);
 void panel_help_draw(struct ui *u);
 

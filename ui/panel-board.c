@@ -616,7 +616,7 @@ int
 panel_board_key(struct ui *u, enum action a, int ch)
 {
 	size_t n = 0;
-	struct brow *rows;
+	struct brow *rows = NULL;
 
 	if (a == ACT_BACK) {
 		if (!u->board.detail)
@@ -629,9 +629,10 @@ panel_board_key(struct ui *u, enum action a, int ch)
 		ui_notice(u, EL_OK, "board: by %s", u->board.by_verdict ? "verdict (FAIL first)" : "slot");
 		return UI_HANDLED | UI_REDRAW;
 	}
-	if (!u->have_snap || !(rows = build_rows(u, &n)) || !n) {
-		if (u->have_snap)
-			free(rows);
+	if (u->have_snap)
+		rows = build_rows(u, &n);
+	if (!rows || !n) {
+		free(rows);
 		return 0;
 	}
 	int sp = sel_pos(u, rows, n), last = (int)n - 1, page = u->lay.r[AR_BOARD].h - 3;
@@ -668,6 +669,24 @@ panel_board_key(struct ui *u, enum action a, int ch)
 	free(rows);
 	(void)ch;
 	return flags;
+}
+
+/* A click on a row selects it (the header and frame do nothing). */
+int
+panel_board_click(struct ui *u, const struct rect *r, int x, int y)
+{
+	size_t n = 0;
+	struct brow *rows = NULL;
+	int k = u->board.top + (y - (r->y + 2));
+
+	(void)x;
+	if (u->board.detail || y < r->y + 2 || y >= r->y + r->h - 1 || !u->have_snap ||
+	    !(rows = build_rows(u, &n)))
+		return 0;
+	if (k >= 0 && k < (int)n)
+		u->board.sel = rows[k].t;
+	free(rows);
+	return UI_HANDLED | UI_REDRAW;
 }
 
 bool

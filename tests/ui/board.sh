@@ -5,7 +5,7 @@
 # strip; Enter opens a drive's detail and Esc comes back without stopping the
 # run.  Finished: each row's verdict (sim2 WARN, sim4 FAIL, the others
 # PASS), o orders by verdict (the FAIL row first), Enter on it shows its
-# evidence, Esc goes back.  In ASCII the strip is ASCII.
+# evidence, Esc goes back; a click selects a row.  In ASCII the strip is ASCII.
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -63,6 +63,13 @@ ds_keys Escape
 ds_wait 'Board +5 drives, by verdict' "back on the board"
 ds_keys o
 ds_wait 'Board +5 drives, by slot' "back to the order by slot"
+# a click selects a row (the board starts on screen row 1: frame, header,
+# then sim0..sim4 from row 3), Enter opens that one
+ds_click 40 6
+ds_keys Enter
+ds_wait 'Board: sim:sim3 +\(Esc back\)' "the clicked row's detail"
+ds_keys Escape
+ds_wait 'Board +5 drives' "the board after the clicked detail"
 ds_keys q
 st=$(ds_wait_exit)
 [ "$st" = 1 ] || ds_fail "exit status $st, want 1"
