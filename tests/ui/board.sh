@@ -3,9 +3,11 @@
 # WD40EZRX peers (tests/fixtures/sim/triage.rig) where sim2 is the weak unit
 # and sim4 the flawed one.  Live: a row per drive with its slot, progress and
 # strip; Enter opens a drive's detail and Esc comes back without stopping the
-# run.  Finished: each row's verdict (sim2 WARN, sim4 FAIL, the others
-# PASS), o orders by verdict (the FAIL row first), Enter on it shows its
-# evidence, Esc goes back; a click selects a row.  In ASCII the strip is ASCII.
+# run; the flawed unit's read errors show as they happen and put it first in
+# the order by verdict.  Finished: each row's verdict (sim2 WARN, sim4 FAIL,
+# the others PASS), o orders by verdict (the FAIL row first), Enter on it
+# shows its evidence, Esc goes back; a click selects a row.  In ASCII the
+# strip is ASCII.
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -18,8 +20,13 @@ rows() {
 	ds_screen | grep -E "$ROW" | sed -E 's/.*(sim:sim[0-9]) .*(PASS|WARN|FAIL).*/\1 \2/' | grep -E '^sim:sim[0-9] '
 }
 
+# The first words of the rows: which drive, in screen order.
+rows_live() {
+	ds_screen | grep -E "$ROW" | sed -E 's/.*(sim:sim[0-9]) .*/\1/'
+}
+
 # ---- live ----
-ds_start 200 60 -- "$DEMO $RIG --sim-speed 1 triage sim0 sim1 sim2 sim3 sim4"
+ds_start 200 60 -- "$DEMO $RIG --sim-speed 1 triage sim0 sim1 sim2 sim3 sim4 --solo-time 1"
 ds_wait 'triage.* running' "the run shown live"
 ds_wait 'Board +5 drives, by slot' "the board"
 ds_wait 'Slot +Drive +Model +Serial +Done +Now +Temp +ms/MB by position +Verdict' "the board's columns"
@@ -36,6 +43,13 @@ ds_wait 'WD-WCC4ESIM0000' "its serial"
 ds_keys Escape
 ds_wait 'Board +5 drives' "the board again after Esc"
 ds_screen | grep -q 'triage.* running' || ds_fail "Esc on the detail stopped the run"
+# the flawed unit's band (at 10 % of the drive) shows live as read errors,
+# and the order by verdict puts it first while the others read on
+ds_wait 'WD-WCC4EFLAW004 .*read errors: [0-9]+' "the flawed unit's live errors"
+ds_keys o
+ds_wait 'Board +5 drives, by verdict' "the order by verdict, live"
+first=$(rows_live | head -1)
+[ "$first" = "sim:sim4" ] || ds_fail "live by verdict: first row $first, want sim:sim4"
 ds_keys s
 ds_wait 'Result: triage' "the result after stop"
 ds_keys q
