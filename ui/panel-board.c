@@ -325,10 +325,14 @@ temp_text(const struct ui *u, const struct brow *r, const struct btab *b, char *
 		snprintf(out, n, "?");	/* unknown, never 0 */
 }
 
+/* A row with its verdict in the result has read its pass, unless the run
+ * was stopped. */
 static void
-progress_text(const struct ui *u, const struct snap_target *t, const struct brow *r, char *out, size_t n)
+progress_text(struct ui *u, const struct snap_target *t, const struct brow *r, char *out, size_t n)
 {
-	if (r->tab_row >= 0 && !(board_result((struct ui *)u) && board_result((struct ui *)u)->interrupted))
+	const struct run_result *res = board_result(u);
+
+	if (r->tab_row >= 0 && res && !res->interrupted)
 		snprintf(out, n, "100%%");
 	else if (t->ended == SNAP_END_DONE)
 		snprintf(out, n, "100%%");
