@@ -23,6 +23,7 @@ enum action {
 	ACT_NONE, ACT_HELP, ACT_QUIT, ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP,
 	ACT_PGDN, ACT_HOME, ACT_END, ACT_ENTER, ACT_SPACE, ACT_TAB, ACT_BTAB, ACT_PICKER,
 	ACT_FILTER, ACT_THEME, ACT_STOP, ACT_BACK, ACT_EXPORT, ACT_CTRL, ACT_REDRAW,
+	ACT_SORT,
 };
 
 enum overlay { OV_NONE, OV_HELP, OV_QUIT, OV_CONFIRM, OV_FILTER };
@@ -67,6 +68,13 @@ struct results_state {
 	int top;			/* scroll */
 	int max_top;			/* the last full page, from the last draw (-1: unknown) */
 };
+struct board_state {
+	int sel;			/* the selected drive: a snapshot target index */
+	int top;			/* the first row shown (in display order) */
+	bool by_verdict;		/* order: FAIL, WARN, running, PASS; else by slot */
+	int detail;			/* the drive whose detail is open: target index + 1, 0 none */
+	bool focused;			/* took the focus in this view already */
+};
 struct autoscale_state {		/* a plot panel's y axis */
 	struct autoscale scale;
 };
@@ -109,6 +117,7 @@ struct ui {
 	size_t n_res;
 	unsigned runs_finished;		/* runs that ended in this session (the history grew) */
 	struct results_state results;	/* panel-results.c */
+	struct board_state board;	/* panel-board.c */
 	struct autoscale_state tp, scaling, sat;	/* throughput, scaling, saturation */
 };
 
@@ -165,6 +174,10 @@ void panel_table_draw(struct ui *u, const struct rect *r);
 void panel_results_draw(struct ui *u, const struct rect *r);
 void panel_results2_draw(struct ui *u, const struct rect *r);
 int panel_results_key(struct ui *u, enum action a, int ch);
+void panel_board_draw(struct ui *u, const struct rect *r);
+int panel_board_key(struct ui *u, enum action a, int ch);
+int panel_board_click(struct ui *u, const struct rect *r, int x, int y);
+bool board_detail_open(const struct ui *u);
 void panel_help_draw(struct ui *u);
 
 /* keys.c: the key table (the help overlay and footer come from it). */
@@ -210,7 +223,8 @@ void ui_snapshot_release(struct ui *u);
 bool ui_test_running(const struct ui *u);
 bool ui_is_saturation(const struct ui *u);
 bool ui_is_table(const struct ui *u);	/* the test fills a table live (PANEL_TABLE) */
-bool ui_is_position(const struct ui *u);	/* AR_POSITION instead of the time plot */
+bool ui_is_position(const struct ui *u);
+bool ui_is_board(const struct ui *u);	/* the bench board (PANEL_BOARD) */	/* AR_POSITION instead of the time plot */
 const struct run_snapshot *ui_view_snapshot(struct ui *u);
 const struct run_result *ui_current_result(struct ui *u, size_t i);
 /* The run shown sweeps its targets (a sequential pattern): position means

@@ -10,6 +10,7 @@ static const char *const area_names[AR_COUNT] = {
 	[AR_THROUGHPUT] = "throughput", [AR_SCALING] = "scaling",
 	[AR_SATURATION] = "saturation", [AR_LATENCY] = "latency", [AR_STATS] = "stats", [AR_TABLE] = "table",
 	[AR_RESULTS] = "results", [AR_RESULTS2] = "results2", [AR_POSITION] = "position",
+	[AR_BOARD] = "board",
 };
 
 const char *
@@ -49,6 +50,40 @@ split(int total, int num, int den, int lo)
 	if (total - left < lo)
 		left = total - lo;
 	return left;
+}
+
+/* The board's height: its rows plus frame and header, at most num/den of
+ * H (all of it with a detail open), leaving at least `keep` rows below. */
+static int
+board_height(const struct layout_in *in, int H, int num, int den, int keep)
+{
+	int want = in->board_detail ? H * num / den : (in->board_rows > 0 ? in->board_rows : 1) + 3;
+	int cap = H * num / den;
+
+	if (want > cap)
+		want = cap;
+	if (want < 6)
+		want = 6;
+	if (H - want < keep)
+		want = H - keep;
+	return want < H ? want : H;
+}
+
+/* Live with the board: the board on top, full width; below it the rate
+ * plot and the stats when there is room for them, else the board alone. */
+static void
+layout_board_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
+{
+	if (H < 20) {
+		put(l, AR_BOARD, 0, y0, W, H);
+		return;
+	}
+	int bh = board_height(in, H, 2, 3, 8), rest = H - bh;
+	int lw = split(W, 3, 5, 24);
+
+	put(l, AR_BOARD, 0, y0, W, bh);
+	put(l, in->position ? AR_POSITION : AR_THROUGHPUT, 0, y0 + bh, lw, rest);
+	put(l, AR_STATS, lw, y0 + bh, W - lw, rest);
 }
 
 static void
@@ -102,11 +137,18 @@ layout_live(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 static void
 layout_result(const struct layout_in *in, struct layout *l, int y0, int W, int H)
 {
-	if (in->compare) {
+	if (in->compare) {	/* two saved runs side by side (no board) */
 		int half = split(W, 1, 2, 24);
 
 		put(l, AR_RESULTS, 0, y0, half, H);
 		put(l, AR_RESULTS2, half, y0, W - half, H);
+		return;
+	}
+	if (in->board) {	/* the board on top, the verdicts and tables below */
+		int bh = board_height(in, H, 3, 5, 6);
+
+		put(l, AR_BOARD, 0, y0, W, bh);
+		put(l, AR_RESULTS, 0, y0 + bh, W, H - bh);
 		return;
 	}
 	if (H < 20) {
@@ -155,7 +197,10 @@ layout_compute(const struct layout_in *in, struct layout *l)
 		put(l, AR_PICKER, 0, y0, W, H);
 		break;
 	case VIEW_LIVE:
-		layout_live(in, l, y0, W, H);
+		if (in->board)
+			layout_board_live(in, l, y0, W, H);
+		else
+			layout_live(in, l, y0, W, H);
 		break;
 	case VIEW_RESULT:
 		layout_result(in, l, y0, W, H);

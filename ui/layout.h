@@ -23,6 +23,7 @@ enum area {
 	AR_TABLE,				/* live: the test's table so far */
 	AR_RESULTS, AR_RESULTS2,		/* result view (and compare) */
 	AR_POSITION,				/* live and result: rate by position, block map */
+	AR_BOARD,				/* live and result: the bench board, a row per drive */
 	AR_COUNT
 };
 
@@ -33,6 +34,9 @@ struct layout_in {
 	bool compare;		/* result view of two saved runs */
 	bool table;		/* the test fills a table live (PANEL_TABLE); wins over saturation */
 	bool position;		/* a positional test without a time plot: AR_POSITION in its place */
+	bool board;		/* the bench board (PANEL_BOARD): on top, full width; wins over table */
+	int board_rows;		/* its drives (the board's height follows, up to a share) */
+	bool board_detail;	/* a drive's detail is open: the board takes more room */
 };
 
 struct layout {

@@ -24,6 +24,7 @@ set_view(struct ui *u, enum view v)
 
 	u->view = v;
 	u->focus = first[v];
+	u->board.focused = false;	/* the board takes the focus once it shows */
 }
 
 static void
@@ -34,9 +35,16 @@ relayout(struct ui *u)
 		.saturation = ui_is_saturation(u), .compare = u->view == VIEW_RESULT && u->n_res > 1,
 		.table = ui_is_table(u),
 		.position = ui_is_position(u),
+		.board = ui_is_board(u) && (u->view == VIEW_LIVE || u->view == VIEW_RESULT),
+		.board_rows = u->have_snap ? (int)u->snap.n_targets : 0,
+		.board_detail = board_detail_open(u),
 	};
 
 	layout_compute(&in, &u->lay);
+	if (u->lay.r[AR_BOARD].visible && !u->board.focused) {
+		u->focus = AR_BOARD;
+		u->board.focused = true;
+	}
 	/* Focus may sit on a panel this size hides: move it to a visible one. */
 	if (!u->lay.r[u->focus].visible)
 		for (size_t i = 0; i < n_panels; i++)
@@ -315,6 +323,9 @@ handle_key(struct ui *u, int ch)
 	}
 	if (u->view == VIEW_PICKER && u->pk.edit)	/* every key is text then */
 		return picker_edit_key(u, ch) | UI_REDRAW;
+	/* Esc closes a board detail first (live, Esc otherwise stops the run). */
+	if (ch == KEY_ESC && u->focus == AR_BOARD && board_detail_open(u))
+		return panel_board_key(u, ACT_BACK, ch);
 	enum action a = keys_lookup(ch, u->view);
 
 	switch (a) {
@@ -371,6 +382,8 @@ handle_key(struct ui *u, int ch)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		return UI_REDRAW;
+	case ACT_SORT:		/* the board's order, wherever the focus is */
+		return ui_is_board(u) ? panel_board_key(u, a, ch) : 0;
 	default:
 		break;
 	}

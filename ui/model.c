@@ -110,6 +110,16 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 				s->interval_ms = (tr->series.interval_ms ? tr->series.interval_ms : 100) *
 					(unsigned)((tr->series.n + SNAP_SAMPLES - 1) / SNAP_SAMPLES);
 			}
+			/* The board's strip from the saved series (its step, as live). */
+			if (tr->series.n && tr->series.mbps && tr->series.pos) {
+				double iv = (tr->series.interval_ms ? tr->series.interval_ms : 100) / 1e3;
+
+				strip_reset(&t->strip);
+				for (size_t j = 0; j < tr->series.n; j++)
+					if (isfinite(tr->series.mbps[j]))
+						strip_add(&t->strip, tr->series.pos[j],
+							  (uint64_t)(tr->series.mbps[j] * 1e6 * iv), (uint64_t)(iv * 1e9));
+			}
 			for (size_t h = 0; h < tr->hist.n; h++)
 				s->lat_hist[bucket_of_us(tr->hist.upper_us[h])] += tr->hist.count[h];
 			s->total_errors += tr->err.count;
@@ -168,6 +178,12 @@ bool
 ui_is_position(const struct ui *u)
 {
 	return u->have_snap && (u->snap.panels & PANEL_POSITION) && !(u->snap.panels & PANEL_THROUGHPUT);
+}
+
+bool
+ui_is_board(const struct ui *u)
+{
+	return u->have_snap && (u->snap.panels & PANEL_BOARD);
 }
 
 bool

@@ -14,6 +14,7 @@ const struct panel panels[] = {
 	{ AR_LATENCY, "Latency", panel_latency_draw, NULL, NULL },
 	{ AR_STATS, "Stats", panel_stats_draw, NULL, NULL },
 	{ AR_TABLE, "Table", panel_table_draw, NULL, NULL },
+	{ AR_BOARD, "Board", panel_board_draw, panel_board_key, panel_board_click },
 	{ AR_RESULTS, "Results", panel_results_draw, panel_results_key, NULL },
 	{ AR_RESULTS2, "Results (2)", panel_results2_draw, panel_results_key, NULL },
 };

@@ -763,7 +763,7 @@ const struct bench_test bench_triage = {
 		   "(read-only unless --write-verify on)",
 	.writes = false,
 	.command = true,
-	.panels = PANEL_THROUGHPUT | PANEL_LATENCY,
+	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_BOARD,
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "run/strip.h"
 
 #define SNAP_SAMPLES 600	/* last 60 s at 10 Hz */
 #define SNAP_HIST 32		/* latency buckets: bucket k holds (2^(k+6) .. 2^(k+7)] ns */
@@ -38,6 +39,12 @@ struct snap_target {
 	 * rate is history, so it shows this state and adds 0 to the total. */
 	unsigned char ended;		/* SNAP_END_* */
 	char why[128];			/* the worker's reason, without the name; "" none */
+	/* The bench board: block time by position over the target's current
+	 * step (reset when a step starts it), and the series samples the
+	 * sampler took from its worker vs. those overwritten before it came
+	 * (run-wide: a 10 Hz run should lose none). */
+	struct strip strip;
+	uint64_t samples, lost;
 };
 enum { SNAP_END_NONE, SNAP_END_DONE, SNAP_END_STOPPED, SNAP_END_FAILED };
 /* phase: measuring; started but no measured interval yet; warming up (its

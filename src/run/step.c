@@ -101,8 +101,12 @@ sample(struct runner *r, size_t step_pos, bool final)
 			size_t k = series_copy(&w->series, L->seen, ARRAY_SIZE(buf), buf, &first);
 			if (!k)
 				break;
+			if (first > L->seen)	/* overwritten before we came: lost */
+				s->lost += first - L->seen;
+			s->samples += k;
 			L->seen = first + k;
 			for (size_t j = 0; j < k; j++) {
+				strip_add(&s->strip, buf[j].pos, buf[j].rbytes + buf[j].wbytes, buf[j].dur_ns);
 				if (s->n == SNAP_SAMPLES) {
 					memmove(s->read_hist, s->read_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
 					memmove(s->write_hist, s->write_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
@@ -281,6 +285,7 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			L->snap.active = true;
 			L->snap.ended = SNAP_END_NONE;
 			L->snap.why[0] = 0;
+			strip_reset(&L->snap.strip);	/* the board shows this step's pass */
 			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
 		}
 		pthread_mutex_unlock(&r->mu);

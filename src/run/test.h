@@ -60,6 +60,8 @@ enum {
 	PANEL_POSITION = 1u << 3,	/* positional: rate by position on the drive */
 	PANEL_STALLS = 1u << 4,		/* throughput: mark stretches of >= 500 ms with no I/O */
 	PANEL_TABLE = 1u << 5,		/* the test's table so far (live_table), filled step by step */
+	PANEL_BOARD = 1u << 6,		/* the bench board: one row per drive, its verdict (a
+					   "target"/"verdict" table in the result) */
 };
 
 /* What the hooks see: the runner's plan (steps may be appended), the result

@@ -23,6 +23,7 @@ ds_wait 'Result: triage' "the result view"
 ds_wait 'sim2: WARN: SLOW alone' "the weak unit's verdict"
 ds_wait 'sim4: FAIL: unreadable at LBA 781312000-781314047' "the flawed unit's verdict"
 ds_wait '5 drives: 3 pass, 1 warn, 1 fail' "the summary"
+ds_keys Tab	# from the board (it takes the focus) to the result
 i=0
 while [ $i -lt 60 ]; do ds_keys Down; i=$((i + 1)); done	# scroll to the table
 ds_wait 'WD-WCC4EWEAK002 .*WARN' "the weak unit's row in the table"

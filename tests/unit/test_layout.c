@@ -22,8 +22,9 @@ check_one(const struct layout_in *in)
 	struct layout l, l2;
 	char what[96];
 
-	snprintf(what, sizeof(what), "%dx%d view %d sat %d cmp %d", in->cols, in->rows, in->view,
-		 in->saturation, in->compare);
+	snprintf(what, sizeof(what), "%dx%d view %d sat %d cmp %d board %d/%d%s", in->cols, in->rows,
+		 in->view, in->saturation, in->compare, in->board, in->board_rows,
+		 in->board_detail ? " detail" : "");
 	layout_compute(in, &l);
 	layout_compute(in, &l2);
 	if (memcmp(&l, &l2, sizeof(l)) != 0)
@@ -74,6 +75,10 @@ check_one(const struct layout_in *in)
 		need[0] = AR_PICKER;
 		break;
 	case VIEW_LIVE:
+		if (in->board) {	/* the board first; the plots below only with room */
+			need[0] = AR_BOARD;
+			break;
+		}
 		need[0] = in->position ? AR_POSITION : AR_THROUGHPUT;
 		need[1] = AR_STATS;
 		need[2] = in->table ? AR_TABLE : in->saturation ? AR_SATURATION : AR_COUNT;
@@ -81,6 +86,7 @@ check_one(const struct layout_in *in)
 	case VIEW_RESULT:
 		need[0] = AR_RESULTS;
 		need[1] = in->compare ? AR_RESULTS2 : AR_COUNT;
+		need[2] = in->board && !in->compare ? AR_BOARD : AR_COUNT;
 		break;
 	}
 	for (int i = 0; i < 4; i++)
@@ -105,7 +111,7 @@ test_every_size(void **state)
 			for (int v = VIEW_HOME; v <= VIEW_RESULT; v++)
 				for (int f = 0; f < 16; f++) {
 					struct layout_in in = { cols, rows, (enum view)v, f & 1, (f & 2) != 0,
-								(f & 4) != 0, (f & 8) != 0 };
+								(f & 4) != 0, (f & 8) != 0, false, 0, false };
 
 					check_one(&in);
 					n++;
@@ -113,11 +119,60 @@ test_every_size(void **state)
 	assert_int_equal(n, 281L * 95 * 4 * 16);
 }
 
+/* The bench board at every size, for boards of 0 to 40 drives, with and
+ * without a drive's detail open: the same rules, the board always shown,
+ * and never in the views that have no run. */
+static void
+test_board_every_size(void **state)
+{
+	static const int drives[] = { 0, 1, 5, 24, 32, 40 };
+
+	for (int cols = 20; cols <= 300; cols += 3)
+		for (int rows = 6; rows <= 100; rows++)
+			for (int v = VIEW_HOME; v <= VIEW_RESULT; v++)
+				for (size_t d = 0; d < sizeof(drives) / sizeof(drives[0]); d++)
+					for (int f = 0; f < 8; f++) {
+						struct layout_in in = { cols, rows, (enum view)v, f & 1, false,
+									(f & 2) != 0, (f & 4) != 0, true,
+									drives[d], d & 1 };
+						struct layout l;
+
+						check_one(&in);
+						layout_compute(&in, &l);
+						if ((v == VIEW_HOME || v == VIEW_PICKER) && l.r[AR_BOARD].visible)
+							fail_msg("%dx%d: board outside a run", cols, rows);
+					}
+}
+
+/* At 200x60 a 32-drive board shows every row, with the rate plot and the
+ * stats under it; at 80x24 a 5-drive board keeps the plot too. */
+static void
+test_board_rows_fit(void **state)
+{
+	struct layout_in in = { 200, 60, VIEW_LIVE, false, false, false, false, true, 32, false };
+	struct layout l;
+
+	layout_compute(&in, &l);
+	assert_true(l.r[AR_BOARD].visible);
+	assert_true(l.r[AR_BOARD].h >= 32 + 3);
+	assert_true(l.r[AR_THROUGHPUT].visible);
+	assert_true(l.r[AR_STATS].visible);
+	in.cols = 80;
+	in.rows = 24;
+	in.board_rows = 5;
+	layout_compute(&in, &l);
+	assert_int_equal(l.r[AR_BOARD].h, 5 + 3);
+	assert_true(l.r[AR_THROUGHPUT].visible);
+	in.view = VIEW_RESULT;
+	layout_compute(&in, &l);
+	assert_true(l.r[AR_BOARD].visible && l.r[AR_RESULTS].visible);
+}
+
 static void
 test_live_uses_room(void **state)
 {
 	/* At 80x24 and larger every live panel of a saturate run is on screen. */
-	struct layout_in in = { 80, 24, VIEW_LIVE, true, false, false, false };
+	struct layout_in in = { 80, 24, VIEW_LIVE, true, false, false, false, false, 0, false };
 	struct layout l;
 
 	layout_compute(&in, &l);
@@ -152,6 +207,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_live_uses_room),
+		cmocka_unit_test(test_board_every_size),
+		cmocka_unit_test(test_board_rows_fit),
 		cmocka_unit_test(test_contains),
 	};
 
