@@ -100,6 +100,7 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 		c->have_pending = false;
 	} else {
 		plan_init(&plan, t);
+		plan.history_rates = cli_history_rates;
 		for (size_t i = 0; i < n; i++)
 			if (strlist_add(&plan.user_targets, targets[i])) {
 				plan_free(&plan);

@@ -5,13 +5,16 @@
 # "N passed, N failed, N skipped" (what CI reads).
 LOGS=build/test-logs
 mkdir -p "$LOGS"
-# runs record into a history database: never the real user's (src/history)
-XDG_DATA_HOME=$(mktemp -d "${TMPDIR:-/tmp}/ds-check-data.XXXXXX"); export XDG_DATA_HOME; trap 'rm -rf "$XDG_DATA_HOME"' EXIT
+# runs record into a history database: never the real user's (src/history),
+# and each test its own (a test's recorded runs must not become another's
+# history peers)
+DATA=$(mktemp -d "${TMPDIR:-/tmp}/ds-check-data.XXXXXX"); trap 'rm -rf "$DATA"' EXIT
 pass=0 fail=0 skip=0 failed=""
 for t in "$@"; do
   name=$(echo "$t" | sed 's|^build/tests/|unit/|; s|^tests/||; s|\.sh$||')
   log="$LOGS/$(echo "$name" | tr / _).log"
   start=$(date +%s)
+  XDG_DATA_HOME="$DATA/$(echo "$name" | tr / _)"; mkdir -p "$XDG_DATA_HOME"; export XDG_DATA_HOME
   case "$t" in
     *.sh) timeout -k 10 900 sh "$t" >"$log" 2>&1 ;;
     *)    timeout -k 10 300 "$t" >"$log" 2>&1 ;;

@@ -11,6 +11,7 @@
 #define TRI_MAX_STEPS 160	/* SMART before, solo samples, the shared pass, write-verify */
 #define TRI_WV_CHUNKS 8		/* write-verify: at most this many write + read-back rounds */
 #define TRI_WV_CHUNK_MIN (64ull << 20)
+#define TRI_HIST_MAX 256	/* the bench history's drives of a model taken as extra peers */
 
 enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY };
 enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY };
@@ -50,6 +51,11 @@ struct tri_tgt {
 	double solo, shared;		/* MB/s, NAN unmeasured */
 	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
 	size_t n_peers;
+	/* the bench history's read rates of other drives of its model (asked
+	 * once; alone only: the history holds no shared rates) */
+	bool hist_asked;
+	size_t n_hist;
+	double hist[TRI_HIST_MAX];
 	struct surface_slow slow[TRI_MAX_SLOW];
 	size_t n_slow, slow_found;
 	bool scanned;

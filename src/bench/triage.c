@@ -327,7 +327,7 @@ add_shared(struct bench_ctx *c)
 	S->kind[S->n_kind++] = TK_SHARED;
 }
 
-static double peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers);
+static double peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers, size_t *n_hist);
 
 /* A drive whose rule ended its job, or (alone) under --fail-below % of its
  * peers, is left out of the later steps. */
@@ -346,8 +346,8 @@ mark_out(struct bench_ctx *c, bool solos_done)
 			snprintf(T->out_why, sizeof(T->out_why), "%s", io->rule);
 			continue;
 		}
-		size_t np;
-		double pct = solos_done ? peer_pct(c, t, false, &np) : NAN;
+		size_t np, nh;
+		double pct = solos_done ? peer_pct(c, t, false, &np, &nh) : NAN;
 		if (fb > 0 && isfinite(pct) && pct < fb) {
 			T->out = T->out_slow = true;
 			snprintf(T->out_why, sizeof(T->out_why), "slow: alone %.0f %% of its peers' median "
@@ -433,14 +433,38 @@ peers(const struct bench_ctx *c, size_t a, size_t b)
 	return c->targets[a].size == c->targets[b].size;
 }
 
+/* The bench history's rates of t's model, once: the drives on the bench
+ * now (by serial) are left out, they are compared live. */
+static void
+hist_fetch(const struct bench_ctx *c, size_t t)
+{
+	struct tri_state *S = c->state;
+	struct tri_tgt *T = &S->t[t];
+	if (T->hist_asked)
+		return;
+	T->hist_asked = true;
+	const char *model = c->plan->ident[t].model;
+	if (!c->plan->history_rates || !model[0])
+		return;
+	struct strlist skip = { 0 };
+	for (size_t j = 0; j < c->n_targets; j++)
+		if (c->plan->ident[j].serial[0])
+			strlist_add(&skip, c->plan->ident[j].serial);
+	if (c->plan->history_rates(model, &skip, T->hist, TRI_HIST_MAX, &T->n_hist))
+		T->n_hist = 0;	/* no history: the bench's own peers only */
+	strlist_free(&skip);
+}
+
 /* Rate of t against the median of its peer group's rates, itself included
  * (left out, two bad drives of five would pull the healthy ones' median
- * down and make them look fast).  *n_peers: the others in the group. */
+ * down and make them look fast).  Alone, the bench history's drives of its
+ * model count too.  *n_peers: the others on the bench, *n_hist: from the
+ * history. */
 static double
-peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
+peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers, size_t *n_hist)
 {
 	const struct tri_state *S = c->state;
-	double v[PLAN_MAX_TARGETS];
+	double v[PLAN_MAX_TARGETS + TRI_HIST_MAX];
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_targets; j++) {
 		double r = shared ? S->t[j].shared : S->t[j].solo;
@@ -452,6 +476,15 @@ peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers)
 			v[n++] = r;
 	}
 	*n_peers = n ? n - 1 : 0;
+	*n_hist = 0;
+	if (!shared && c->plan->ident[t].model[0]) {
+		hist_fetch(c, t);
+		for (size_t k = 0; k < S->t[t].n_hist; k++)
+			if (isfinite(S->t[t].hist[k]) && S->t[t].hist[k] > 0) {
+				v[n++] = S->t[t].hist[k];
+				(*n_hist)++;
+			}
+	}
 	double me = S->t[t].out && (shared || !S->t[t].out_slow) ? NAN : shared ? S->t[t].shared : S->t[t].solo;
 	if (n < 2 || !isfinite(me) || me <= 0)
 		return NAN;
@@ -606,10 +639,10 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		struct tri_io *io = tri_io_of(c, (unsigned)t);
 		const struct target_ident *id = &p->ident[t];
 		unsigned lbs = c->targets[t].logical ? c->targets[t].logical : 512;
-		size_t np_solo, np_shared;
-		T->solo_pct = peer_pct(c, t, false, &np_solo);
-		T->shared_pct = peer_pct(c, t, true, &np_shared);
-		T->n_peers = np_solo > np_shared ? np_solo : np_shared;
+		size_t np_solo, np_shared, nh_solo, nh_shared;
+		T->solo_pct = peer_pct(c, t, false, &np_solo, &nh_solo);
+		T->shared_pct = peer_pct(c, t, true, &np_shared, &nh_shared);
+		T->n_peers = (np_solo > np_shared ? np_solo : np_shared) + nh_solo;
 		enum verdict_level lv = VL_PASS;
 		char why[512] = "";
 		struct strlist ev = { 0 };
@@ -675,7 +708,12 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		for (int k = 0; k < 2; k++) {
 			if (!isfinite(pct[k]))
 				continue;
-			snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median", which[k], mine[k], pct[k]);
+			if (!k && nh_solo)
+				snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median (%zu on the "
+					 "bench, %zu from the bench history)", which[k], mine[k], pct[k], np_solo, nh_solo);
+			else
+				snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median", which[k],
+					 mine[k], pct[k]);
 			strlist_add(&ev, line);
 			if (fail_below > 0 && pct[k] < fail_below) {
 				lv = VL_FAIL;

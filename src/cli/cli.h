@@ -50,6 +50,8 @@ int cli_list(int argc, char **argv, struct global_opts *g);
  * (usage, unreadable file, nothing measured in it). */
 int estimate_cli(int argc, char **argv);
 int cli_estimate(int argc, char **argv, struct global_opts *g);
+/* Read rates of other drives of a model from the bench history (plan.history_rates). */
+int cli_history_rates(const char *model, const struct strlist *skip, double *rates, size_t max, size_t *n);
 /* report.c: `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE]`:
  * an HTML page.  Exit 0, 2 (usage, a bad input, the output not written). */
 int report_cli(int argc, char **argv, struct global_opts *g);

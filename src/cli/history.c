@@ -274,3 +274,15 @@ history_cli(int argc, char **argv)
 		printf("no runs recorded%s%s\n", q.drive ? " for " : "", q.drive ? q.drive : "");
 	return 0;
 }
+
+/* The plan's history_rates: other drives of a model as the bench history
+ * knows them (none with --no-history or when it cannot be read). */
+int
+cli_history_rates(const char *model, const struct strlist *skip, double *rates, size_t max, size_t *n)
+{
+	char err[256];
+	*n = 0;
+	if (history_off())
+		return 0;
+	return history_model_rates(model, NULL, skip, rates, max, n, err, sizeof err);
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "cli/cli.h"
 #include "cli/options.h"
 #include "report/writer.h"
 #include "util/util.h"
@@ -284,6 +285,7 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 	}
 	const struct bench_test *t = bench_find(argv[0]);
 	plan_init(p, t);
+	p->history_rates = cli_history_rates;
 	if (!t) {
 		snprintf(err, errlen, "run: unknown test '%s' (%s)", argv[0], bench_names());
 		return -EINVAL;

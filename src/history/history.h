@@ -85,10 +85,10 @@ int history_drive_summary(const char *key, struct history_drive_summary *out, ch
 /* The best read rate (MB/s, mean over a run's steps) each recorded drive of
  * MODEL reached in a finished TEST run (NULL: seqread or surface), at most
  * max of them into rates (by drive row, oldest first), *n how many.  The
- * drives of a run in progress are not recorded yet; a re-tested drive is
- * (the caller drops it if it must). */
-int history_model_rates(const char *model, const char *test, double *rates, size_t max, size_t *n,
-			char *err, size_t en);
+ * drives of a run in progress are not recorded yet; drives whose serial is
+ * in skip_serials (NULL none) are left out: the drives on the bench now. */
+int history_model_rates(const char *model, const char *test, const struct strlist *skip_serials,
+			double *rates, size_t max, size_t *n, char *err, size_t en);
 
 /* --no-history was given: nothing recorded, nothing read. */
 bool history_off(void);

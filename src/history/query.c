@@ -215,8 +215,8 @@ history_drive_summary(const char *key, struct history_drive_summary *out, char *
 }
 
 int
-history_model_rates(const char *model, const char *test, double *rates, size_t max, size_t *n,
-		    char *err, size_t en)
+history_model_rates(const char *model, const char *test, const struct strlist *skip_serials,
+		    double *rates, size_t max, size_t *n, char *err, size_t en)
 {
 	struct hdb *db;
 	struct hst st;
@@ -230,7 +230,8 @@ history_model_rates(const char *model, const char *test, double *rates, size_t m
 	if ((rc = open_db(&db, err, en)))
 		return rc;
 	/* each drive's best run: the mean of its steps in that run */
-	hst_init(&st, db, "SELECT x.drive, max(x.mbps) FROM (SELECT rt.drive AS drive, avg(s.mbps) AS mbps"
+	hst_init(&st, db, "SELECT x.drive, max(x.mbps), min(x.serial) FROM (SELECT rt.drive AS drive,"
+		 " avg(s.mbps) AS mbps, min(d.serial) AS serial"
 		 " FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive"
 		 " JOIN step_result s ON s.run = r.id AND s.target = rt.target"
 		 " WHERE d.model = ?1 AND r.interrupted = 0 AND r.failed = 0"
@@ -238,8 +239,12 @@ history_model_rates(const char *model, const char *test, double *rates, size_t m
 		 " GROUP BY r.id, rt.drive, rt.target) x WHERE x.mbps IS NOT NULL GROUP BY x.drive ORDER BY x.drive");
 	hst_text(&st, 1, model);
 	hst_text(&st, 2, test);
-	while ((rc = hst_step(&st)) > 0 && *n < max)
+	while ((rc = hst_step(&st)) > 0 && *n < max) {
+		const char *serial = hst_str(&st, 2);
+		if (skip_serials && serial && *serial && strlist_has(skip_serials, serial))
+			continue;
 		rates[(*n)++] = hst_dbl(&st, 1);
+	}
 	hst_end(&st);
 	history_close(db);
 	if (rc < 0)

@@ -57,6 +57,12 @@ struct plan {
 	struct strlist notes;		/* one line each, shown and saved */
 	/* which options the user set explicitly (so builders keep them) */
 	bool set_bs, set_qd, set_time, set_pattern, set_rw, set_ramp;
+	/* The bench history's read rates of other drives of a model (drives
+	 * whose serial is in skip left out), for tests that compare peers;
+	 * set by the command line and the dashboard, NULL: no history.
+	 * 0 / -errno. */
+	int (*history_rates)(const char *model, const struct strlist *skip, double *rates, size_t max,
+			     size_t *n);
 };
 
 void plan_init(struct plan *p, const struct bench_test *t);

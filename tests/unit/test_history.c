@@ -301,10 +301,10 @@ test_queries(void **state)
 
 	double rates[8];
 	size_t n;
-	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", NULL, rates, 8, &n, err, sizeof err), 0);
+	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", NULL, NULL, rates, 8, &n, err, sizeof err), 0);
 	assert_int_equal(n, 3);
 	assert_true(fabs(rates[0] - 100) < 0.01 && fabs(rates[1] - 150) < 0.01 && fabs(rates[2] - 200) < 0.01);
-	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", "randread", rates, 8, &n, err, sizeof err), 0);
+	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", "randread", NULL, rates, 8, &n, err, sizeof err), 0);
 	assert_int_equal(n, 0);
 	unsetenv("DISKSCOPE_HISTORY_DB");
 }
