@@ -591,7 +591,7 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule,
 }
 
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
-       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
+       C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_REALLOC, C_PENDING, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
 
 static const struct result_col cols[N_COLS] = {
 	{ "target", "Drive", COL_STR, "", 0 },
@@ -607,6 +607,9 @@ static const struct result_col cols[N_COLS] = {
 	{ "slow_ranges", "Slow ranges", COL_INT, "", 0 },
 	{ "max_read_ms", "Slowest read", COL_DBL, "ms", 0 },
 	{ "temp_c", "Temp", COL_DBL, "C", 0 },
+	/* SMART 5 and 197 after the run: the bench history's trend over re-tests */
+	{ "reallocated", "Realloc", COL_INT, "", 0 },
+	{ "pending", "Pending", COL_INT, "", 0 },
 	{ "verdict", "Verdict", COL_STR, "", 0 },
 	{ "reasons", "Reasons", COL_STR, "", 0 },
 	{ "resume_from", "Resume LBA", COL_INT, "", 0 },	/* with --write-verify on only */
@@ -776,6 +779,11 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
 		const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
 		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
+		const struct tri_snap *sa = S->after[t].smart ? &S->after[t] : &S->before[t];
+		if (sa->smart && sa->attr[0].known)	/* triage_smart_ids[0] = 5 */
+			table_set_int(tb, row, C_REALLOC, (int64_t)sa->attr[0].v);
+		if (sa->smart && sa->attr[4].known)	/* [4] = 197 */
+			table_set_int(tb, row, C_PENDING, (int64_t)sa->attr[4].v);
 		table_set_str(tb, row, C_VERDICT, level_word[lv]);
 		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
 		if (S->wv && resume >= 0)

@@ -106,6 +106,10 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	struct hst st;
 	double first = NAN, last = NAN, latest_read = NAN;
 	time_t t_first = 0, t_last = 0;
+	/* SMART 5 and 197 as triage recorded them after each run (facts) */
+	struct { bool known; int64_t first, last; } sm[2] = { { 0 } };
+	int sm_runs = 0;
+	time_t sm_t0 = 0, sm_t1 = 0;
 	char name[160] = "";
 	int n = 0, reads = 0;
 
@@ -129,12 +133,42 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		if (!n++ && !q->json)
 			printf("%s  model %s  serial %s  wwn %s\n", name, *model ? model : "unknown",
 			       *serial ? serial : "unknown", *wwn ? wwn : "unknown");
+		/* this drive's own verdict (triage's row), else none: a run's
+		 * worst verdict may be another drive's */
+		char verdict[8] = "";
+		int64_t smv[2];
+		bool smk[2] = { false, false };
+		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *tabs, *row, *o;
+		if (facts && json_object_object_get_ex(facts, "tables", &tabs) &&
+		    json_object_object_get_ex(tabs, "triage", &row)) {
+			if (json_object_object_get_ex(row, "verdict", &o) && json_object_is_type(o, json_type_string))
+				snprintf(verdict, sizeof verdict, "%s", json_object_get_string(o));
+			const char *k[2] = { "reallocated", "pending" };
+			for (int i = 0; i < 2; i++)
+				if (json_object_object_get_ex(row, k[i], &o) && json_object_is_type(o, json_type_int)) {
+					smv[i] = json_object_get_int64(o);
+					smk[i] = true;
+				}
+		}
+		json_object_put(facts);
+		if (smk[0] || smk[1]) {
+			for (int i = 0; i < 2; i++)
+				if (smk[i]) {
+					if (!sm[i].known)
+						sm[i].first = smv[i];
+					sm[i].known = true;
+					sm[i].last = smv[i];
+				}
+			if (!sm_runs++)
+				sm_t0 = t;
+			sm_t1 = t;
+		}
 		if (!q->json) {
 			char rate[32] = "-";
 			if (!isnan(mbps))
 				snprintf(rate, sizeof rate, "%.1f MB/s", mbps);
-			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s\n", when, hst_str(&st, 0), test, rate,
-			       (long long)hst_i64(&st, 5),
+			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s\n", when, hst_str(&st, 0), test, rate,
+			       (long long)hst_i64(&st, 5), verdict[0] ? "  " : "", verdict,
 			       hst_i64(&st, 6) ? "  (interrupted)" : hst_i64(&st, 7) ? "  (failed)" : "");
 		}
 		if (csv) {	/* an unknown rate is an empty field, never 0 */
@@ -158,6 +192,9 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_object_add(r, "errors", json_object_new_int64(hst_i64(&st, 5)));
 		json_object_object_add(r, "interrupted", json_object_new_boolean(hst_i64(&st, 6)));
 		json_object_object_add(r, "failed", json_object_new_boolean(hst_i64(&st, 7)));
+		json_object_object_add(r, "verdict", verdict[0] ? json_object_new_string(verdict) : NULL);
+		json_object_object_add(r, "reallocated", smk[0] ? json_object_new_int64(smv[0]) : NULL);
+		json_object_object_add(r, "pending", smk[1] ? json_object_new_int64(smv[1]) : NULL);
 		json_object_array_add(runs, r);
 		if (ok && !isnan(mbps) && (!strcmp(test, "seqread") || !strcmp(test, "surface"))) {
 			if (isnan(first)) {
@@ -207,8 +244,33 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first, last,
 			       100.0 * (last - first) / first, reads, days);
 	}
+	struct json_object *js = NULL;
+	if (sm_runs >= 1 && (sm[0].known || sm[1].known)) {
+		double days = (double)(sm_t1 - sm_t0) / 86400.0;
+		js = json_object_new_object();
+		const char *k[2] = { "reallocated", "pending" };
+		char txt[2][64];
+		for (int i = 0; i < 2; i++) {
+			struct json_object *a = NULL;
+			snprintf(txt[i], sizeof txt[i], "%s unknown", k[i]);
+			if (sm[i].known) {
+				a = json_object_new_object();
+				json_object_object_add(a, "first", json_object_new_int64(sm[i].first));
+				json_object_object_add(a, "last", json_object_new_int64(sm[i].last));
+				snprintf(txt[i], sizeof txt[i], "%s %lld -> %lld%s", k[i], (long long)sm[i].first,
+					 (long long)sm[i].last, sm[i].last > sm[i].first ? " (GREW)" : "");
+			}
+			json_object_object_add(js, k[i], a);
+		}
+		json_object_object_add(js, "runs", json_object_new_int(sm_runs));
+		json_object_object_add(js, "days", json_object_new_double(days));
+		if (!q->json)
+			printf("  SMART (after each triage): %s, %s over %d run%s in %.1f days\n", txt[0], txt[1],
+			       sm_runs, sm_runs == 1 ? "" : "s", days);
+	}
 	json_object_object_add(jd, "peers", jp);
 	json_object_object_add(jd, "trend", jt);
+	json_object_object_add(jd, "smart_trend", js);
 	json_object_array_add(arr, jd);
 	return 1;
 }

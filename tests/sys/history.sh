@@ -100,4 +100,22 @@ if command -v script >/dev/null; then
     fail "dashboard run: exit $?"
   "$DS" history sim4 --db "$DB" | grep -q ' seqread ' || fail "the dashboard's run is not in the history"
 fi
+# triage's verdict and SMART after each run, per drive: the SMART trend over
+# re-tests (the growing unit marks 8 sectors pending during each run)
+F=tests/fixtures/sim
+TR="--sim-model $F/WD40EZRX-WEAK.drive --sim-model $F/WD40EZRX-FLAWED.drive --sim-model $F/WD40EZRX-HOT.drive"
+TR="$TR --sim-model $F/WD40EZRX-GROWING.drive --rig $F/triage-rules.rig"
+for i in 1 2; do
+  # shellcheck disable=SC2086
+  "$DS" $TR triage sim4 sim5 --db "$DB" >/dev/null 2>"$T/err"
+  [ $? -le 1 ] || fail "triage sim4 sim5: $(cat "$T/err")"
+done
+"$DS" history WD-WCC4EGROW005 --db "$DB" >"$T/out" || fail "history of the growing unit: exit $?"
+cat "$T/out"
+[ "$(grep -c ' triage .* FAIL$' "$T/out")" = 2 ] || fail "the growing unit's two triage runs lack their FAIL verdict"
+grep -q "SMART (after each triage): reallocated 0 -> 0, pending 8 -> 8 over 2 runs" "$T/out" ||
+  fail "no SMART trend for the growing unit"
+"$DS" history WD-WCC4EGROW005 --json --db "$DB" >"$T/j" || fail "history --json of the growing unit"
+[ "$(js 'd["history"]["drives"][0]["runs"][0]["pending"]' <"$T/j")" = 8 ] || fail "per-run pending not in the JSON"
+[ "$(js 'd["history"]["drives"][0]["smart_trend"]["pending"]["last"]' <"$T/j")" = 8 ] || fail "smart_trend not in the JSON"
 echo "history: ok"
