@@ -182,6 +182,10 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			d = inventory_find_drive(&inv, tg[t].path);
 		if (d)
 			snap_drive(s, d, &inv);
+		else if (rc)
+			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
+		else
+			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 		if (d || tg[t].kind == TGT_SIM)
 			snap_selftest(s, &tg[t], after);
 		if (after && s->smart && tg[t].kind == TGT_SIM && tg[t].sim) {
@@ -194,10 +198,6 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 					s->attr[k].v += add;
 			}
 		}
-		else if (rc)
-			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
-		else
-			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 	}
 	inventory_free(&inv);
 	return rc;
