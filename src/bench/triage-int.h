@@ -2,6 +2,7 @@
  * state of the worker hook, the run-wide state and the write-verify steps. */
 #ifndef DS_TRIAGE_INT_H
 #define DS_TRIAGE_INT_H
+#include <stdatomic.h>
 #include "bench/bench.h"
 #include "bench/surface.h"
 #include "bench/triage.h"
@@ -45,6 +46,10 @@ struct tri_io {
 	uint64_t mis_blocks, mis_sectors;
 	uint64_t verify_hi;		/* the furthest read-back end in the running round */
 	uint64_t wbytes, vbytes;	/* written, read back */
+	/* set by the sampler thread (on_tick): too warm, stop at the next
+	 * completion with temp_why (written before the flag) */
+	atomic_bool temp_stop;
+	char temp_why[WORKER_STOP_LEN];
 };
 
 struct tri_tgt {
@@ -69,6 +74,7 @@ struct tri_tgt {
 	uint64_t wv_start, wv_end;	/* bytes, its span */
 	uint64_t wv_done;		/* written and read back up to here (bytes) */
 	bool wv_complete;
+	double temp_peak;		/* warmest reading during the reads; NAN none */
 };
 
 struct tri_state {
@@ -79,6 +85,9 @@ struct tri_state {
 	size_t n_kind;
 	struct tri_tgt t[PLAN_MAX_TARGETS];
 	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
+	struct tri_snap tick[PLAN_MAX_TARGETS];	/* the last check during a step (--temp-every) */
+	double next_tick_s;		/* step time of the next temperature check */
+	const struct plan_step *tick_step;
 	/* write-verify */
 	bool wv;
 	uint64_t wv_seed;

@@ -197,6 +197,10 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 				if (add && s->attr[k].known)
 					s->attr[k].v += add;
 			}
+			if (m->temperature_during > 0) {	/* it warmed up under the reads */
+				s->temp_known = true;
+				s->temp_c = m->temperature_during;
+			}
 		}
 	}
 	inventory_free(&inv);

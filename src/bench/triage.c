@@ -64,6 +64,13 @@ static const struct bench_param bp_temp = {
 	.min = 20, .max = 100, .def = 55,
 };
 
+static const struct bench_param bp_tempevery = {
+	.name = "temp-every", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
+	.help = "read each drive's SMART temperature this often while reading (wall clock); "
+		"one over --max-temp stops", .bad = "a duration 100ms .. 1h",
+	.min = 0.1, .max = 3600, .def = 60,
+};
+
 static const struct bench_param bp_maxbad = {
 	.name = "max-bad", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
 	.help = "stop a drive after N bad blocks (unreadable, failed writes, mismatches); 0 never",
@@ -223,6 +230,9 @@ triage_on_io(void *state, const struct io_done *d)
 {
 	struct tri_io *s = state;
 	unsigned lbs = s->lbs ? s->lbs : 512;
+	if (atomic_load_explicit(&s->temp_stop, memory_order_acquire))
+		triage_rule(s, d, "%s, stopped at LBA %llu (%.3f GB)", s->temp_why,
+			    (unsigned long long)(d->offset / lbs), (double)d->offset / 1e9);
 	if (!d->write && d->lat_ns > s->max_lat_ns) {
 		s->max_lat_ns = d->lat_ns;
 		s->max_lat_off = d->offset;
@@ -356,6 +366,42 @@ mark_out(struct bench_ctx *c, bool solos_done)
 	}
 }
 
+/* While a step reads: every --temp-every, each active drive's SMART
+ * temperature; one over --max-temp is asked to stop (its on_io ends its
+ * job at the next completion, the others go on).  Not in the first step
+ * (the SMART-before snapshot is being taken then). */
+static void
+triage_on_tick(struct bench_ctx *c, const struct plan_step *st, double step_s)
+{
+	struct tri_state *S = c->state;
+	double every = plan_param_num(c->plan, "temp-every");
+	if (S->tick_step != st) {
+		S->tick_step = st;
+		S->next_tick_s = every;
+	}
+	if (!S->done || step_s < S->next_tick_s)
+		return;
+	S->next_tick_s = step_s + every;
+	double max_temp = plan_param_num(c->plan, "max-temp");
+	triage_snapshot(c->plan, c->targets, c->n_targets, true, S->tick);
+	for (unsigned k = 0; k < st->n; k++) {
+		unsigned t = st->idx[k];
+		const struct tri_snap *s = &S->tick[t];
+		if (t >= c->n_targets || !s->smart || !s->temp_known)
+			continue;
+		struct tri_tgt *T = &S->t[t];
+		if (!(s->temp_c <= T->temp_peak))
+			T->temp_peak = s->temp_c;
+		struct tri_io *io = tri_io_of(c, t);
+		if (s->temp_c > max_temp && !atomic_load_explicit(&io->temp_stop, memory_order_relaxed)) {
+			snprintf(io->temp_why, sizeof(io->temp_why), "too warm while reading: %.0f C after %.1f s "
+				 "of %s (--max-temp %.0f C)", s->temp_c, step_s, st->label[0] ? st->label : "a step",
+				 max_temp);
+			atomic_store_explicit(&io->temp_stop, true, memory_order_release);
+		}
+	}
+}
+
 static void
 triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
 {
@@ -366,7 +412,8 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		S->kind[0] = TK_BEFORE;
 		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
-			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct = NAN;
+			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct =
+				S->t[t].temp_peak = NAN;
 		triage_snapshot(c->plan, c->targets, c->n_targets, false, S->before);
 		add_solos(c);
 		if (S->n_solo)
@@ -543,6 +590,8 @@ smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule,
 	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
 	if (isfinite(temp)) {
 		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
+		if (isfinite(S->t[t].temp_peak))
+			strlist_addf(ev, "temperature while reading: up to %.0f C", S->t[t].temp_peak);
 		if (temp > max_temp) {
 			raise_to(lv, VL_FAIL);
 			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
@@ -797,6 +846,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++) {
 		triage_snap_free(&S->before[t]);
 		triage_snap_free(&S->after[t]);
+		triage_snap_free(&S->tick[t]);
 		free(tri_io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
 		tri_io_of(c, (unsigned)t)->pt = NULL;
 	}
@@ -817,12 +867,13 @@ const struct bench_test bench_triage = {
 	},
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
-						       &bp_failbelow, &bp_newsect, &bp_wv, &bp_from, NULL },
+						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,
 	.io_state_size = sizeof(struct tri_io),
 	.state_size = sizeof(struct tri_state),
 	.on_step = triage_on_step,
+	.on_tick = triage_on_tick,
 	.finish = triage_finish,
 };

@@ -32,7 +32,7 @@ struct tri_snap {
 
 /* One inventory scan (ATA queries on; the sim rig in use when a target is
  * simulated) and each drive's self-test log: a snapshot per target into
- * out[n] (after: the one at the end).  0 / -errno (every snapshot then says
+ * out[n] (after: one taken once the reads began, during or at the end).  0 / -errno (every snapshot then says
  * why). */
 int triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after,
 		    struct tri_snap *out);

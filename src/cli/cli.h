@@ -24,6 +24,7 @@ struct global_opts {
 	const char *sim_models[16];	/* --sim-model FILE (repeatable) */
 	size_t n_sim_models;
 	double sim_speed;		/* --sim-speed N (TUI real-time sim), default 1 */
+	bool sim_speed_set;		/* given: headless runs pace sim drives too */
 	const char *theme;		/* --theme NAME|FILE */
 	const char *glyphs;		/* --glyphs braille|block|ascii */
 	long frames;			/* --frames N (TUI smoke tests), 0 = unlimited */

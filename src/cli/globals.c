@@ -54,6 +54,7 @@ set_simspeed(struct global_opts *g, const char *v)
 {
 	if (parse_double(v, &g->sim_speed) || g->sim_speed < 0 || g->sim_speed > 1e6)
 		return -EINVAL;
+	g->sim_speed_set = true;
 	/* a crawling clock looks like a hang: 0 (virtual time) or at least 0.01 */
 	if (g->sim_speed > 0 && g->sim_speed < 0.01) {
 		fprintf(stderr, "diskscope: --sim-speed %s: 0 (virtual time) or 0.01 .. 1000000\n", v);
@@ -117,7 +118,7 @@ static const struct gopt gopts[] = {
 	{ "--demo", false, NULL, "add the simulated demo rig (seed-bench.rig)", set_demo },
 	{ "--rig", true, "FILE", "use this rig file for --demo", set_rig },
 	{ "--sim-model", true, "FILE", "load an extra sim drive/controller model", set_simmodel },
-	{ "--sim-speed", true, "N", "dashboard: sim drives N times real time; 0 = virtual time", set_simspeed },
+	{ "--sim-speed", true, "N", "sim drives N times real time (headless: virtual time unless given); 0 = virtual time", set_simspeed },
 	{ "--theme", true, "NAME|FILE", "dashboard colour theme", set_theme },
 	{ "--glyphs", true, "braille|block|ascii", "plot glyphs (default: from locale and TERM)", set_glyphs },
 	{ "--frames", true, "N", "exit the dashboard after N frames", set_frames },

@@ -57,6 +57,8 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	}
 	if (!rc)
 		rc = output_check_distinct(&out, err, sizeof(err));
+	if (!rc && g && g->sim_speed_set)
+		p.topts.sim_speed = g->sim_speed;	/* paced like the dashboard: real-time checks happen */
 	if (!rc)
 		rc = plan_resolve_targets(&p, g ? &g->inv : NULL, err, sizeof(err));
 	if (!rc)

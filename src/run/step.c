@@ -311,6 +311,8 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 				if (gate_wait_done(&gate, st->n, 100))
 					break;
 				sample(r, step_pos, false);
+				if (r->plan.test && r->plan.test->on_tick)
+					r->plan.test->on_tick(&r->ctx, st, (double)(now_ns() - t0) / 1e9);
 				/* ETA from planned durations */
 				pthread_mutex_lock(&r->mu);
 				double el_step = (double)(now_ns() - t0) / 1e9;

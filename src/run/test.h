@@ -104,6 +104,12 @@ struct bench_test {
 	/* Optional: after each step (solo passes too; sr is where its results
 	 * are); may append steps (plan_add_step) and fill sr->ideal_mbps. */
 	void (*on_step)(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr);
+	/* Optional: about ten times a second while a step runs, from the
+	 * sampler thread (never a worker's): slow checks between completions
+	 * (SMART temperature).  step_s: the step's wall time so far.  It may
+	 * ask a target to stop through that target's io_state, which its
+	 * on_io acts on (io_done.stop). */
+	void (*on_tick)(struct bench_ctx *c, const struct plan_step *st, double step_s);
 	/* Optional: tables and verdicts at the end (default: error verdicts). */
 	int (*finish)(struct bench_ctx *c, struct run_result *r);
 	/* Optional (PANEL_TABLE): after each step, the test's table so far

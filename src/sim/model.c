@@ -69,6 +69,7 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "selftest", SK_CUSTOM, OFF(selftest), 0, 0, 0, false, true },
 	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
 	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
+	{ "smart", "temperature_during", SK_DBL, OFF(temperature_during), 0, 0, 125, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */

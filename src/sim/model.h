@@ -76,6 +76,7 @@ struct sim_drive_model {
 	/* added to reallocated / pending in what a test reads after its I/O
 	 * (triage's SMART after): sectors a drive remaps or marks meanwhile */
 	uint64_t reallocated_during, pending_during;
+	double temperature_during;	/* what SMART reads once the reads began; 0 = no change */
 	/* the SMART self-test log, in the file's order (oldest first); "during"
 	 * entries show only once a test has run (a self-test ending meanwhile) */
 	struct sim_selftest {
