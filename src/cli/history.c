@@ -135,7 +135,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 			       *serial ? serial : "unknown", *wwn ? wwn : "unknown");
 		/* this drive's own verdict (triage's row), else none: a run's
 		 * worst verdict may be another drive's */
-		char verdict[8] = "";
+		char verdict[8] = "", reason[96] = "";
 		int64_t smv[2];
 		bool smk[2] = { false, false };
 		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *tabs, *row, *o;
@@ -143,6 +143,9 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		    json_object_object_get_ex(tabs, "triage", &row)) {
 			if (json_object_object_get_ex(row, "verdict", &o) && json_object_is_type(o, json_type_string))
 				snprintf(verdict, sizeof verdict, "%s", json_object_get_string(o));
+			if (json_object_object_get_ex(row, "reasons", &o) && json_object_is_type(o, json_type_string) &&
+			    strcmp(json_object_get_string(o), "-"))
+				snprintf(reason, sizeof reason, "%s", json_object_get_string(o));
 			const char *k[2] = { "reallocated", "pending" };
 			for (int i = 0; i < 2; i++)
 				if (json_object_object_get_ex(row, k[i], &o) && json_object_is_type(o, json_type_int)) {
@@ -167,8 +170,8 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 			char rate[32] = "-";
 			if (!isnan(mbps))
 				snprintf(rate, sizeof rate, "%.1f MB/s", mbps);
-			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s\n", when, hst_str(&st, 0), test, rate,
-			       (long long)hst_i64(&st, 5), verdict[0] ? "  " : "", verdict,
+			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, hst_str(&st, 0), test, rate,
+			       (long long)hst_i64(&st, 5), verdict[0] ? "  " : "", verdict, reason[0] ? ": " : "", reason,
 			       hst_i64(&st, 6) ? "  (interrupted)" : hst_i64(&st, 7) ? "  (failed)" : "");
 		}
 		if (csv) {	/* an unknown rate is an empty field, never 0 */
@@ -193,6 +196,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_object_add(r, "interrupted", json_object_new_boolean(hst_i64(&st, 6)));
 		json_object_object_add(r, "failed", json_object_new_boolean(hst_i64(&st, 7)));
 		json_object_object_add(r, "verdict", verdict[0] ? json_object_new_string(verdict) : NULL);
+		json_object_object_add(r, "reasons", reason[0] ? json_object_new_string(reason) : NULL);
 		json_object_object_add(r, "reallocated", smk[0] ? json_object_new_int64(smv[0]) : NULL);
 		json_object_object_add(r, "pending", smk[1] ? json_object_new_int64(smv[1]) : NULL);
 		json_object_array_add(runs, r);

@@ -112,7 +112,7 @@ for i in 1 2; do
 done
 "$DS" history WD-WCC4EGROW005 --db "$DB" >"$T/out" || fail "history of the growing unit: exit $?"
 cat "$T/out"
-[ "$(grep -c ' triage .* FAIL$' "$T/out")" = 2 ] || fail "the growing unit's two triage runs lack their FAIL verdict"
+[ "$(grep -c ' triage .* FAIL: SMART 197 grew' "$T/out")" = 2 ] || fail "the growing unit's two triage runs lack their FAIL verdict"
 grep -q "SMART (after each triage): reallocated 0 -> 0, pending 8 -> 8 over 2 runs" "$T/out" ||
   fail "no SMART trend for the growing unit"
 "$DS" history WD-WCC4EGROW005 --json --db "$DB" >"$T/j" || fail "history --json of the growing unit"
