@@ -84,7 +84,7 @@ static const char *const onoff[] = { "off", "on", NULL };
 static const struct bench_param bp_wv = {
 	.name = "write-verify", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
 	.help = "on: then write a pattern and read it back (destroys data; --destroy-data=DEV each)",
-	.bad = "one of off, on", .choices = onoff, .def = 0,
+	.bad = "one of off, on", .choices = onoff, .def = 0, .writes_when = "on",
 };
 static const struct bench_param bp_from = {
 	.name = "from", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "LBA",
@@ -119,7 +119,7 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
 	if (rc0)
 		return rc0;
-	p->topts.write = triage_wv_on(p);	/* every target then through the guard */
+	p->topts.write = plan_writes(p);	/* write-verify on: every target through the guard */
 	return 0;	/* the solo samples follow the SMART snapshot (add_solos) */
 }
 
