@@ -58,7 +58,9 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
 	echo PASS
 	exit 0
 fi
-truncate -s 64M "$T/small" && truncate -s 1G "$T/big" && truncate -s 256M "$T/mid" || fail "sparse files"
+for f in small:64M big:1G mid:256M; do
+	truncate -s "${f#*:}" "$T/${f%%:*}" || fail "sparse file ${f%%:*}"
+done
 for f in small big mid; do
 	l=$(losetup -f --show "$T/$f") || fail "losetup $f"
 	LOOPS="$LOOPS $l"
