@@ -74,8 +74,8 @@ tui_confirm(struct guard_confirms *l, const struct drive *d, char *err, size_t e
 
 static int
 tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	  const struct run_params *params, const struct drive *const *confirmed, size_t n_confirmed,
-	  char *err, size_t errlen)
+	  const struct run_params *params, const char *test_opts, const struct drive *const *confirmed,
+	  size_t n_confirmed, char *err, size_t errlen)
 {
 	struct tui_ctx *c = ctx;
 	const struct bench_test *t = bench_find(test);
@@ -128,6 +128,11 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 			}
 			plan.set_bs = plan.set_qd = true;
 			plan.set_time = params->seconds > 0;
+		}
+		/* the test's own parameters (write-verify=on: then it writes) */
+		if (test_opts && test_opts[0] && (rc = plan_set_options(&plan, test_opts, err, errlen))) {
+			plan_free(&plan);
+			return rc;
 		}
 	}
 	/* The typed names: each drive as the inventory showed it (a pending

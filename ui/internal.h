@@ -35,7 +35,8 @@ struct inv_row {
 };
 
 enum { PK_TESTS, PK_PARAMS, PK_TARGETS, PK_START, PK_NFOCUS };
-#define PK_NPARAMS 6
+#define PK_NPARAMS 7
+#define PK_OPTS 6		/* the test's own options, "NAME=VALUE ..." typed */
 
 /* Per-panel state: each panel keeps its own fields here, grouped, so one
  * panel's state reads as its own (u->pk.test, u->tree.sel). */
@@ -58,7 +59,7 @@ struct details_state {
 struct picker_state {
 	int focus, test, param, target, top;
 	int val[PK_NPARAMS];		/* index into each parameter's choices */
-	char typed[PK_NPARAMS][32];	/* a typed value ("" = the preset) */
+	char typed[PK_NPARAMS][48];	/* a typed value ("" = the preset) */
 	bool edit;			/* typing into the field param (u->input) */
 	bool *drive;			/* per inventory drive */
 	int ctrl;			/* whole controller chosen, -1 none */

@@ -45,6 +45,8 @@ static const struct param_def params[PK_NPARAMS] = {
 	{ "access", "pattern", "seq, rand", 0, 2, { "sequential", "random" }, { "seq", "rand" }, { 0 } },
 	{ "data pattern", "data", "random, zeros, compressible", 0, 3, { "random", "zeros", "compressible" },
 	  { "random", "zeros", "compressible" }, { 0 } },
+	/* PK_OPTS: the test's own parameters as `run TEST --help` lists them */
+	{ "test options", NULL, "write-verify=on mode=full", 0, 1, { "defaults" }, { "" }, { 0 } },
 };
 
 /* The option value a field holds now: typed, else its preset. */
@@ -185,7 +187,8 @@ fill_params(const struct ui *u, const struct ui_test_info *t, struct run_params 
 	sc.params.size = 0;
 	/* every field was checked when it was set: this cannot refuse */
 	for (int i = 0; i < PK_NPARAMS; i++)
-		plan_set_option(&sc, params[i].opt, param_value(u, i), err, sizeof(err));
+		if (params[i].opt)
+			plan_set_option(&sc, params[i].opt, param_value(u, i), err, sizeof(err));
 	*p = sc.params;
 	p->rw_mix = t->writes ? 0 : 100;
 	plan_free(&sc);
@@ -237,8 +240,8 @@ do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 	}
 	fill_params(u, t, &p);
 	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s", p.pattern);
-	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, confirmed, n_confirmed, err,
-			      sizeof(err));
+	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, u->pk.typed[PK_OPTS], confirmed,
+			      n_confirmed, err, sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s", err[0] ? err : strerror(-rc));
@@ -270,6 +273,24 @@ real_targets(const struct ui *u, int *v, size_t max)
 
 #define CONFIRM_MAX 64	/* the guard's limit (GUARD_MAX_CONFIRMS) */
 
+/* The chosen test writes: always, or with the test options typed (triage
+ * write-verify=on), asked as the command line asks (plan_writes). */
+static bool
+picker_writes(const struct ui *u, const struct ui_test_info *t)
+{
+	struct plan sc;
+	char err[256];
+	bool w;
+
+	if (t->writes)
+		return true;
+	scratch_plan(u, &sc);
+	sc.params.rw_mix = 100;	/* the form has no read/write mix */
+	w = !plan_set_options(&sc, u->pk.typed[PK_OPTS], err, sizeof(err)) && plan_writes(&sc);
+	plan_free(&sc);
+	return w;
+}
+
 static int
 try_start(struct ui *u)
 {
@@ -277,7 +298,7 @@ try_start(struct ui *u)
 		return UI_HANDLED;
 	const struct ui_test_info *t = &u->be->tests[u->pk.test];
 
-	if (t->writes) {
+	if (picker_writes(u, t)) {
 		int v[CONFIRM_MAX];
 		size_t n = real_targets(u, v, CONFIRM_MAX);
 
@@ -312,7 +333,7 @@ picker_start_from_opts(struct ui *u)
 	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s",
 		 o->start_params ? o->start_params->pattern : "");
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
-			      o->start_params, NULL, 0, err, sizeof(err));
+			      o->start_params, NULL, NULL, 0, err, sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s: %s", o->start_test, err[0] ? err : strerror(-rc));
@@ -500,7 +521,8 @@ picker_edit_key(struct ui *u, int ch)
 			return UI_HANDLED;
 		}
 		scratch_plan(u, &sc);
-		rc = plan_set_option(&sc, d->opt, u->input, err, sizeof(err));
+		rc = d->opt ? plan_set_option(&sc, d->opt, u->input, err, sizeof(err))
+			    : plan_set_options(&sc, u->input, err, sizeof(err));
 		plan_free(&sc);
 		if (rc < 0 || strlen(u->input) >= sizeof(u->pk.typed[0])) {
 			ui_notice(u, EL_FAIL, "%s", err[0] ? err : "too long");

@@ -91,7 +91,7 @@ static const char *const onoff[] = { "off", "on", NULL };
 static const struct bench_param bp_wv = {
 	.name = "write-verify", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
 	.help = "on: then write a pattern and read it back (destroys data; --destroy-data=DEV each)",
-	.bad = "one of off, on", .choices = onoff, .def = 0,
+	.bad = "one of off, on", .choices = onoff, .def = 0, .writes_when = "on",
 };
 static const struct bench_param bp_from = {
 	.name = "from", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "LBA",
@@ -126,7 +126,7 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
 	if (rc0)
 		return rc0;
-	p->topts.write = triage_wv_on(p);	/* every target then through the guard */
+	p->topts.write = plan_writes(p);	/* write-verify on: every target through the guard */
 	return 0;	/* the solo samples follow the SMART snapshot (add_solos) */
 }
 
@@ -289,8 +289,9 @@ triage_before(struct bench_ctx *c, char *err, size_t errlen)
 
 /* ---- after each step ---- */
 
-/* The shared pass: every drive at once, one pass (quick: a stride over the
- * smallest drive, so every drive reads the same number of blocks). */
+/* The shared pass: every drive at once, one pass (quick: --samples blocks
+ * spread over each drive's own capacity, so every drive reads the same number
+ * of blocks, a large one over all of it). */
 static void
 add_shared(struct bench_ctx *c)
 {
@@ -303,26 +304,11 @@ add_shared(struct bench_ctx *c)
 	rp.rw_mix = 100;
 	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 	if (!strcmp(plan_param_str(p, "mode"), "quick")) {
-		uint64_t min = UINT64_MAX;
-		for (size_t i = 0; i < c->n_targets; i++)
-			if (c->targets[i].size < min)
-				min = c->targets[i].size;
-		/* over the region when one is given (--region) */
-		if (rp.region_lba && rp.region_lba_end > rp.region_lba_start)
-			for (size_t i = 0; i < c->n_targets; i++) {
-				uint64_t l = c->targets[i].logical ? c->targets[i].logical : 512;
-				uint64_t span = (rp.region_lba_end - rp.region_lba_start) * l;
-				min = span < min ? span : min;
-			}
-		else if (!rp.region_lba)
-			min = (uint64_t)((double)min * (rp.region_end - rp.region_start));
-		uint64_t n = (uint64_t)plan_param_num(p, "samples");
-		uint64_t step = min / n / rp.bs * rp.bs;
-		if (step > rp.bs) {	/* else the drives are too small for N spaced blocks: all of them */
-			snprintf(rp.pattern, sizeof(rp.pattern), "stride");
-			rp.stride = step;
-			rp.size = n * rp.bs;
-		}
+		/* --samples blocks over each drive's own capacity (or --region):
+		 * the framework derives each target's stride */
+		snprintf(rp.pattern, sizeof(rp.pattern), "stride");
+		rp.stride = 0;
+		rp.spread = (uint64_t)plan_param_num(p, "samples");
 	}
 	unsigned idx[PLAN_MAX_TARGETS], n = 0;
 	for (unsigned t = 0; t < c->n_targets; t++)

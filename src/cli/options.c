@@ -190,6 +190,30 @@ static const struct cli_opt run_opts[] = {
 	{ "help", NULL, "this text", o_help },
 };
 
+int
+plan_set_options(struct plan *p, const char *text, char *err, size_t errlen)
+{
+	char buf[256];
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "options: too long (at most %zu characters)", sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " ,\t", &save); w; w = strtok_r(NULL, " ,\t", &save)) {
+		char *eq = strchr(w, '=');
+		if (!eq || eq == w || !eq[1]) {
+			snprintf(err, errlen, "options: %.60s: not NAME=VALUE (e.g. write-verify=on)", w);
+			return -EINVAL;
+		}
+		*eq = 0;
+		int rc = plan_set_option(p, w[0] == '-' && w[1] == '-' ? w + 2 : w, eq + 1, err, errlen);
+		if (rc)
+			return rc < 0 ? rc : -EINVAL;
+	}
+	return 0;
+}
+
 /* The test's parameters first (its table: kind, range, default), then the
  * run options; never a confirmation, an output file or a flag. */
 int
@@ -204,7 +228,7 @@ plan_set_option(struct plan *p, const char *name, const char *value, char *err, 
 		goto unknown;
 	if (bench_param_find(p->test, name, NULL)) {
 		int rc = plan_set_param(p, name, value, err, errlen);
-		if (!rc && p->params.rw_mix < 100)	/* as plan_parse_args does */
+		if (!rc && plan_writes(p))	/* as plan_parse_args does */
 			p->topts.write = true;
 		return rc;
 	}
@@ -382,7 +406,7 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 		snprintf(err, errlen, "--stride needs --pattern stride");
 		return -EINVAL;
 	}
-	if (p->params.rw_mix < 100)
+	if (plan_writes(p))	/* --rw, or a parameter that makes the test write */
 		p->topts.write = true;
 	return 0;
 }

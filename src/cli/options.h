@@ -29,6 +29,10 @@ int plan_build(struct plan *p, char *err, size_t errlen);
  * would, with its checks and its one-line message: the dashboard's typed
  * parameter fields go through here.  0 or -EINVAL + err. */
 int plan_set_option(struct plan *p, const char *name, const char *value, char *err, size_t errlen);
+/* "NAME=VALUE ..." (spaces or commas between, "--" before a name allowed):
+ * each through plan_set_option; the picker's "test options" field.  0 or
+ * -EINVAL + err naming the word. */
+int plan_set_options(struct plan *p, const char *text, char *err, size_t errlen);
 
 /* --help: with a test, its summary and its own parameters first. */
 void options_usage(FILE *f, const struct bench_test *t);

@@ -328,6 +328,22 @@ param_value(const struct plan *p, const char *name, struct bench_value *tmp)
 	return tmp;
 }
 
+bool
+plan_writes(const struct plan *p)
+{
+	const struct bench_test *t = p->test;
+	if (!t)
+		return false;
+	if (t->writes || p->params.rw_mix < 100)
+		return true;
+	for (size_t i = 0; t->params && t->params[i]; i++) {
+		const struct bench_param *bp = t->params[i];
+		if (bp->kind == BP_CHOICE && bp->writes_when && !strcmp(plan_param_str(p, bp->name), bp->writes_when))
+			return true;
+	}
+	return false;
+}
+
 double
 plan_param_num(const struct plan *p, const char *name)
 {

@@ -157,6 +157,8 @@ struct run_params {
 	uint64_t region_lba_start, region_lba_end;	/* logical sectors, end 0 = to the end */
 	char pattern[16];	/* seq, rand, stride */
 	uint64_t stride;	/* bytes, pattern stride */
+	uint64_t spread;	/* stride: this many blocks spread over each target's own
+				   region (the stride per target; 0: stride as given) */
 	char data[16];		/* random, zeros, compressible */
 	int rw_mix;		/* % reads: 100 read, 0 write */
 	char engine[16];

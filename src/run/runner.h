@@ -81,6 +81,10 @@ void plan_for_step(const struct plan *p, const struct plan_step *st, struct plan
 /* Set one of the test's parameters from text ("--bs 4k" -> "bs", "4k").
  * 0, -ENOENT (the test has no such parameter), -EINVAL + err. */
 int plan_set_param(struct plan *p, const char *name, const char *text, char *err, size_t errlen);
+/* The plan writes: the test always does, its --rw mix does, or one of its
+ * parameters is at its writes_when choice (triage --write-verify on).  The
+ * command line and the picker ask this one function. */
+bool plan_writes(const struct plan *p);
 /* Set a parameter from a value (the picker's form); 0 / -ENOENT / -EINVAL. */
 int plan_set_value(struct plan *p, const char *name, const struct bench_value *v);
 /* A parameter's value (the user's or the default): NAN / "" when the test

@@ -24,6 +24,28 @@ rusage_s(int usr)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* rp->spread blocks evenly over this target's own region [s, e): a drive
+ * beside a smaller one is sampled over all of itself.  The step is a whole
+ * number of blocks and of the target's alignment; a region too small for
+ * that many spaced blocks is read whole, one pass. */
+static void
+spread_for(const struct target *t, const struct run_params *rp, uint64_t s, uint64_t e,
+	   struct worker_params *wp)
+{
+	uint64_t al = t->offset_align ? t->offset_align : (t->logical ? t->logical : 512);
+	uint64_t g = rp->bs % al == 0 ? rp->bs : al % rp->bs == 0 ? al : (uint64_t)rp->bs * al;
+	uint64_t step = e > s ? (e - s) / rp->spread / g * g : 0;
+	if (step > rp->bs) {
+		wp->stride_step = step;
+		wp->size = rp->spread * rp->bs;
+		wp->one_pass = false;
+	} else {
+		wp->pat = OFS_SEQ;
+		wp->size = 0;
+		wp->one_pass = true;
+	}
+}
+
 /* Worker parameters for target i in a step: the step's own parameters. */
 static void
 params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker_params *wp)
@@ -59,6 +81,8 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 	wp->time_ns = (uint64_t)(st->seconds * 1e9);
 	wp->ramp_ns = (uint64_t)(st->ramp_s * 1e9);
 	wp->one_pass = st->seconds <= 0 && rp->size == 0;
+	if (wp->pat == OFS_STRIDE && rp->spread)
+		spread_for(t, rp, s, e, wp);
 	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 	wp->max_consec_errors = st->max_consec_errors;
 }

@@ -40,6 +40,8 @@ struct bench_param {
 	const char *const *choices;	/* BP_CHOICE: NULL-terminated */
 	const struct bench_alias *aliases;	/* optional, {NULL} terminated */
 	double def;			/* BIND_NONE: the default (choice: index) */
+	const char *writes_when;	/* BP_CHOICE: the test writes when this choice is
+					   set (plan_writes): the guard, the picker's dialog */
 };
 
 /* A value of a parameter (numbers in bytes / seconds / percent; a choice as

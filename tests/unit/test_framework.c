@@ -67,6 +67,37 @@ test_params(void **state)
 	plan_free(&p);
 }
 
+/* A parameter can make a test write (triage write-verify=on): plan_writes
+ * says so for the command line and the picker alike; the picker's
+ * "NAME=VALUE ..." text sets each through plan_set_option. */
+static void
+test_plan_writes(void **state)
+{
+	(void)state;
+	char err[160] = "";
+	struct plan p;
+	plan_init(&p, bench_find("triage"));
+	assert_false(plan_writes(&p));
+	assert_int_equal(plan_set_options(&p, "--mode=full, samples=200", err, sizeof(err)), 0);
+	assert_false(plan_writes(&p));
+	assert_string_equal(plan_param_str(&p, "mode"), "full");
+	assert_int_equal(plan_set_options(&p, "write-verify", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not NAME=VALUE"));
+	assert_int_equal(plan_set_options(&p, "write-verify=maybe", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "write-verify"));
+	assert_false(plan_writes(&p));
+	assert_int_equal(plan_set_options(&p, "write-verify=on", err, sizeof(err)), 0);
+	assert_true(plan_writes(&p));
+	assert_true(p.topts.write);
+	plan_free(&p);
+	plan_init(&p, bench_find("seqwrite"));
+	assert_true(plan_writes(&p));
+	plan_free(&p);
+	plan_init(&p, bench_find("seqread"));
+	assert_false(plan_writes(&p));
+	plan_free(&p);
+}
+
 /* The picker's typed fields go through plan_set_option: every parameter of
  * every test (its own table, its own checks), the run options, never a
  * confirmation or an output file. */
@@ -570,6 +601,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_set_option),
+		cmocka_unit_test(test_plan_writes),
 		cmocka_unit_test(test_steps_and_hooks),
 		cmocka_unit_test(test_step_error),
 		cmocka_unit_test(test_rule_stops_one),

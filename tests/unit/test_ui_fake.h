@@ -103,7 +103,7 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 
 static int
 fake_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	   const struct run_params *p, const struct drive *const *confirmed, size_t n_confirmed,
+	   const struct run_params *p, const char *test_opts, const struct drive *const *confirmed, size_t n_confirmed,
 	   char *err, size_t errlen)
 {
 	struct fake_backend *f = ctx;
@@ -111,6 +111,7 @@ fake_start(void *ctx, const char *test, const char *const *targets, size_t n,
 	(void)targets;
 	(void)p;
 	(void)confirmed;
+	(void)test_opts;
 	(void)n_confirmed;
 	f->starts++;
 	snprintf(f->test, sizeof(f->test), "%s", test);
