@@ -25,7 +25,11 @@ python3 - "$T/t.json" <<'PY' || fail "temperature rule"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]
 v = {x["text"].split(":")[1].strip(): x for x in r["verdicts"] if x["kind"] == "triage"}
-assert v["sim0"]["level"] == "pass" and v["sim1"]["level"] == "pass", v
+# paced on the wall clock, the peers' rates carry this machine's noise (a
+# SLOW or FAST alone can happen); what is under test is that they are not
+# stopped and not failed
+for k in ("sim0", "sim1"):
+    assert v[k]["level"] in ("pass", "warn") and "warm" not in v[k]["text"], v[k]
 w = v["sim2"]
 assert w["level"] == "fail" and "too warm while reading: 62 C after " in w["text"] \
     and "(--max-temp 55 C), stopped at LBA " in w["text"], w
