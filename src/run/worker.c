@@ -377,7 +377,7 @@ run_loop(struct worker *w)
 	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
 	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
 	uint64_t inext = tm + interval;			/* end of the current interval */
-	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
+	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0, late = 0;
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = worker_cont_count();
 	bool stopping = false, measuring = p->ramp_ns == 0;
@@ -488,6 +488,7 @@ run_loop(struct worker *w)
 				 * latency counts, so a stall at the end shows */
 				if (lat_known)
 					hist_add(&w->hist, lat);
+				late++;
 				continue;
 			}
 			if (!measuring) {
@@ -573,6 +574,12 @@ run_loop(struct worker *w)
 		interval_close(w, tend - tm, tend - istart);
 	w->seconds = (double)(tend - tm) / 1e9;
 	PUB_STORE(elapsed_ns, tend - tm);
+	/* Measured time with no I/O completed in it (a drive that did not
+	 * answer in time, or a worker starved of CPU on a loaded machine): its
+	 * 0 is not a rate, so say so; the result then counts as a problem. */
+	if (!ios && !w->msg[0] && tend > tm && !atomic_load_explicit(w->stop, memory_order_relaxed))
+		snprintf(w->msg, sizeof(w->msg), "%s: no I/O completed in the %.1f s measured (%llu after it)",
+			 p->t ? p->t->name : "?", w->seconds, (unsigned long long)late);
 	return 0;
 }
 
