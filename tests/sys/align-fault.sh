@@ -55,7 +55,7 @@ sed -n '/^align: loop/,$p' "$FT/none.out"
 L4=$(losetup -f --show --direct-io=on --sector-size 4096 "$FMNT/disk1") || fail "losetup --sector-size 4096"
 FLOOPS="$FLOOPS $L4"
 fault_ctl "disk1 rmw 4096 2"
-"$DS" run align "$L4" --destroy-data="$L4" --count 50 --json "$FT/l4.json" >"$FT/l4.out" 2>&1 ||
+"$DS" run align "$L4" --destroy-data="$L4" --count 400 --row-time 0.1 --json "$FT/l4.json" >"$FT/l4.out" 2>&1 ||
   fail "align on 4096-byte sectors: exit $? ($(tail -3 "$FT/l4.out"))"
 sed -n '/^align: loop/,$p' "$FT/l4.out"
 

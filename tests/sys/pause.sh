@@ -2,8 +2,8 @@
 # pause.sh - time the process spends stopped (SIGSTOP/SIGTSTP until SIGCONT)
 # is not measured time.  A 4-second read on a zram device stopped for 3 s in
 # the middle: its series must not hold the stop (counted, it shows as ~30
-# intervals of 100 ms without an I/O, and the window ends at the resume with
-# a quarter of the bytes).  Judged on the run's own series: comparing its
+# intervals of 100 ms in a row without an I/O, and the window ends at the
+# resume with a quarter of the bytes).  Judged on the run's own series: comparing its
 # MB/s with a second, unpaused run failed when the shared machine was
 # quieter for one of them (5174 against 2965 MB/s, both honest).  The
 # unpaused run is printed for the eye.
@@ -48,10 +48,16 @@ import json, sys
 t = json.load(open(sys.argv[1]))["run"]["steps"][0]["results"][0]
 iops = t["series"]["iops"]
 idle = sum(1 for v in iops if not v)
-print("paused run: %.2f s measured, %d of %d intervals without an I/O" % (t["seconds"], idle, len(iops)))
+run = longest = 0
+for v in iops:
+    run = 0 if v else run + 1
+    longest = max(longest, run)
+print("paused run: %.2f s measured, %d of %d intervals without an I/O, at most %d in a row"
+      % (t["seconds"], idle, len(iops), longest))
 assert t["errors"]["count"] == 0, t["errors"]
-# 3 s stopped = 30 intervals; a few idle ones are a loaded machine's
-assert idle < 15, iops
+# 3 s stopped = 30 idle intervals in a row; a loaded machine starves the
+# worker too, but in shorter spells (seen: 20 idle in spells of 10 and 5)
+assert longest < 25, iops
 assert len(iops) >= 39, iops
 PY
 echo PASS
