@@ -145,6 +145,25 @@ series_save_whole(const struct series *r, unsigned interval_ms, struct saved_ser
 	return 0;
 }
 
+int
+series_fold_tail(const struct series *r, unsigned interval_ms, struct series_sample *out)
+{
+	uint64_t t = series_total(r);
+	if (t < 2 || r->cap < 2)
+		return 0;
+	const struct series_sample *a = &r->s[(t - 2) % r->cap], *b = &r->s[(t - 1) % r->cap];
+	if ((uint64_t)b->dur_ns * 2 >= (uint64_t)interval_ms * 1000000ull)
+		return 0;
+	*out = *b;
+	out->dur_ns = a->dur_ns + b->dur_ns;
+	out->ios = a->ios + b->ios;
+	out->rbytes = a->rbytes + b->rbytes;
+	out->wbytes = a->wbytes + b->wbytes;
+	if (isnan(out->p99_us) || a->p99_us > out->p99_us)
+		out->p99_us = a->p99_us;
+	return 1;
+}
+
 uint64_t
 series_total(const struct series *r)
 {

@@ -54,6 +54,11 @@ size_t series_copy(const struct series *r, uint64_t from, size_t n,
  * start), the straddling one in proportion; for the common window. */
 uint64_t series_bytes_after(const struct series *r, uint64_t t_ns);
 
+/* After the writer is done: when the last sample is under half an interval
+ * and has one before it, *out gets the two merged (the fold the saved
+ * series makes, so the live graph ends as the result does); 1, else 0. */
+int series_fold_tail(const struct series *r, unsigned interval_ms, struct series_sample *out);
+
 struct saved_series;
 /* The whole-run buckets as a saved series (interval = interval_ms * span).
  * 0 / -ENOMEM. */

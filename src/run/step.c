@@ -151,6 +151,16 @@ sample(struct runner *r, size_t step_pos, bool final)
 			s->p50_us = x->p50_us;
 			s->p99_us = x->p99_us;
 		}
+		/* The step is over: a short last interval folds into the one
+		 * before, as in the saved series (series_save_whole), so the
+		 * graph does not end on a spike the result does not have. */
+		struct series_sample tail;
+		if (final && s->n >= 2 && L->seen == series_total(&w->series) &&
+		    series_fold_tail(&w->series, w->p.interval_ms, &tail)) {
+			s->n--;
+			s->read_hist[s->n - 1] = (float)series_read_mbps(&tail);
+			s->write_hist[s->n - 1] = (float)series_write_mbps(&tail);
+		}
 		/* A drive that stopped completing I/O produces no intervals (they
 		 * close on completions): after three intervals of silence show 0,
 		 * not the last rate.  Virtual clocks run ahead of wall time. */

@@ -75,7 +75,10 @@ gate_wait_done(struct start_gate *g, unsigned n, unsigned ms)
  * inside the measured window would count as time with no bytes.  A SIGCONT
  * handler (chained to any earlier one) notes when the process resumed; a
  * worker that sees a new SIGCONT after a gap longer than a bounded wait
- * excludes the gap from its window. */
+ * excludes the gap from its window.  On SIGCONT every thread runs again at
+ * once, and the handler's thread may run after a worker: so workers block
+ * SIGCONT, and a worker back from a long gap also asks whether one is still
+ * pending (else it would count the stop, or end its window inside it). */
 static _Atomic uint64_t cont_count, cont_at_ns;
 static struct sigaction cont_old;
 
@@ -118,3 +121,18 @@ worker_watch_pauses(void)
 	pthread_once(&once, cont_install);
 }
 
+bool
+worker_cont_pending(void)
+{
+	sigset_t s;
+	return !sigpending(&s) && sigismember(&s, SIGCONT) == 1;
+}
+
+void
+worker_block_cont(void)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGCONT);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+}

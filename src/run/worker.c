@@ -377,10 +377,10 @@ run_loop(struct worker *w)
 	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
 	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
 	uint64_t inext = tm + interval;			/* end of the current interval */
-	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0;
+	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0, late = 0;
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = worker_cont_count();
-	bool stopping = false, measuring = p->ramp_ns == 0;
+	bool stopping = false, measuring = p->ramp_ns == 0, cont_early = false;
 	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
@@ -413,10 +413,19 @@ run_loop(struct worker *w)
 			break;
 		}
 		uint64_t now = eclock(w);
-		uint64_t c = worker_cont_count();
+		uint64_t c = worker_cont_count(), ca = 0;
 		if (c != conts) {
 			conts = c;
-			uint64_t ca = worker_last_cont_ns();
+			if (cont_early)
+				cont_early = false;	/* the one already seen pending */
+			else
+				ca = worker_last_cont_ns();
+		}
+		if (!ca && wall && now - prev > 2 * WAIT_NS && worker_cont_pending()) {
+			ca = now;	/* resumed by now; its handler has not run yet */
+			cont_early = true;
+		}
+		if (ca) {
 			/* stopped somewhere after prev, resumed at ca */
 			if (wall && ca > prev && ca - prev > 2 * WAIT_NS && ca <= now) {
 				uint64_t gap = ca - prev;
@@ -488,6 +497,7 @@ run_loop(struct worker *w)
 				 * latency counts, so a stall at the end shows */
 				if (lat_known)
 					hist_add(&w->hist, lat);
+				late++;
 				continue;
 			}
 			if (!measuring) {
@@ -573,6 +583,12 @@ run_loop(struct worker *w)
 		interval_close(w, tend - tm, tend - istart);
 	w->seconds = (double)(tend - tm) / 1e9;
 	PUB_STORE(elapsed_ns, tend - tm);
+	/* Measured time with no I/O completed in it (a drive that did not
+	 * answer in time, or a worker starved of CPU on a loaded machine): its
+	 * 0 is not a rate, so say so; the result then counts as a problem. */
+	if (!ios && !w->msg[0] && tend > tm && !atomic_load_explicit(w->stop, memory_order_relaxed))
+		snprintf(w->msg, sizeof(w->msg), "%s: no I/O completed in the %.1f s measured (%llu after it)",
+			 p->t ? p->t->name : "?", w->seconds, (unsigned long long)late);
 	return 0;
 }
 
@@ -580,6 +596,7 @@ static void *
 worker_main(void *arg)
 {
 	struct worker *w = arg;
+	worker_block_cont();
 	int rc = engine_up(w);
 	if (w->gate)
 		gate_arrive(w->gate);

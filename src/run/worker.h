@@ -163,6 +163,11 @@ bool worker_watch(struct worker *w);
 void worker_watch_pauses(void);
 uint64_t worker_last_cont_ns(void);
 uint64_t worker_cont_count(void);
+/* A SIGCONT not yet handled (workers block it, so it waits for another
+ * thread): the process has resumed although the count has not moved. */
+bool worker_cont_pending(void);
+/* In a worker thread: leave SIGCONT to the other threads (see above). */
+void worker_block_cont(void);
 /* Fill a target_result from a finished worker (series and histogram copied). */
 int worker_result(const struct worker *w, struct target_result *out);
 #endif

@@ -29,8 +29,10 @@ setup(void **state)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
-static int
-teardown(void **state)
+/* Remove every file in dir: a test that failed (longjmp past its unlink)
+ * must not leave a kept scratch file for the next test to pick up. */
+static void
+clear_dir(void)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -43,6 +45,12 @@ teardown(void **state)
 	}
 	if (d)
 		closedir(d);
+}
+
+static int
+teardown(void **state)
+{
+	clear_dir();
 	rmdir(dir);
 	return 0;
 }
@@ -165,6 +173,7 @@ test_randwrite_data(void **state)
 	const char *args[] = { "randwrite", dir, "--size", "8M", "--file-size", "8M", "--keep",
 			       "--qd", "8", "--seed", "5" };
 	struct run_result res;
+	clear_dir();
 	run_args(args, 11, &res);
 	check_sane(&res, 4096);
 	assert_int_equal(res.steps[0].res[0].bytes, 8u << 20);
@@ -205,6 +214,7 @@ zero_share(const char *mode)
 	const char *args[] = { "seqwrite", dir, "--size", "4M", "--file-size", "4M", "--keep",
 			       "--bs", "64k", "--data", mode };
 	struct run_result res;
+	clear_dir();
 	run_args(args, 11, &res);
 	check_sane(&res, 64 << 10);
 	run_result_free(&res);
