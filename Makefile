@@ -43,7 +43,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 DEPS_OK  := $(B)/.deps-ok
 Q := $(if $(V),,@)
 
-.PHONY: all run check deps install uninstall clean lint-core lint-layers man-lint asan bench
+.PHONY: all run check deps install uninstall clean lint-core lint-layers man-lint asan bench print-core-pkgs
 all: $(B)/diskscope
 
 deps: $(DEPS_OK)
@@ -182,3 +182,8 @@ clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# the core's pkg-config packages, for scripts that link libdiskscope.a
+# themselves (tests/bench/*.sh)
+print-core-pkgs:
+	@echo $(CORE_PKGS)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 make -s "$B/libdiskscope-ui.a" "$B/libdiskscope.a" >/dev/null
 mkdir -p "$B/bench"
-LIBS="$(pkg-config --libs libatasmart libpci liburing json-c inih) -lm -pthread"
+LIBS="$(pkg-config --libs $(make -s --no-print-directory print-core-pkgs)) -lm -pthread"
 CF="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function -Isrc -I$B"
 # shellcheck disable=SC2086
 cc $CF -o "$B/bench/board-scale" tests/bench/board-scale/board-scale.c "$B/libdiskscope.a" $LIBS

@@ -11,7 +11,7 @@ mkdir -p "$B/bench"
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function \
   -Isrc -Iui -Itests/unit -DDS_VERSION='"bench"' $(pkg-config --cflags ncursesw) \
   -o "$B/bench/ui-frame" tests/bench/ui-frame/ui-frame.c "$B/libdiskscope-ui.a" "$B/libdiskscope.a" \
-  $(pkg-config --libs ncursesw libatasmart libpci liburing json-c inih) -lm -pthread
+  $(pkg-config --libs ncursesw $(make -s --no-print-directory print-core-pkgs)) -lm -pthread
 "$B/bench/ui-frame" "${FRAMES:-500}"
 if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
   out=$(mktemp)
