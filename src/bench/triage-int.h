@@ -14,8 +14,17 @@
 #define TRI_WV_CHUNK_MIN (64ull << 20)
 #define TRI_HIST_MAX 256	/* the bench history's drives of a model taken as extra peers */
 
-enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY };
-enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY };
+enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY, TP_CONFIRM };
+enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY, TK_CONFIRM };
+/* A slow range of the one shared pass is re-read before it is called
+ * slow: its first blocks and as many beside it, in turn, TRI_CF_PASSES
+ * times each; the fastest of each counts, so a busy spell that slowed the
+ * pass (or one re-read) is not a slow band.  Confirmed: under
+ * TRI_CF_FRACTION of the blocks beside it. */
+#define TRI_CF_RANGES 2		/* ranges re-read per drive (the rest: "and more") */
+#define TRI_CF_PASSES 3
+#define TRI_CF_BLOCKS 16
+#define TRI_CF_FRACTION 0.7
 
 /* Per drive, written by on_io in its worker (the rule figures are set by
  * before(), read-only after). */
@@ -46,6 +55,10 @@ struct tri_io {
 	uint64_t mis_blocks, mis_sectors;
 	uint64_t verify_hi;		/* the furthest read-back end in the running round */
 	uint64_t wbytes, vbytes;	/* written, read back */
+	/* a confirming re-read (TP_CONFIRM): this pass so far, the fastest pass */
+	uint64_t cf_bytes, cf_lat_ns, cf_last;
+	unsigned cf_n;
+	double cf_best;
 	/* set by the sampler thread (on_tick): too warm, stop at the next
 	 * completion with temp_why (written before the flag) */
 	atomic_bool temp_stop;
@@ -63,6 +76,7 @@ struct tri_tgt {
 	double hist[TRI_HIST_MAX];
 	struct surface_slow slow[TRI_MAX_SLOW];
 	size_t n_slow, slow_found;
+	size_t n_cf;			/* slow[0..n_cf) were re-read (confirm/control_mbps) */
 	bool scanned;
 	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
 	char note[192];
@@ -82,6 +96,7 @@ struct tri_state {
 	size_t n_solo;			/* steps 1..n_solo are solo samples (0: SMART before) */
 	bool shared_added;
 	unsigned char kind[TRI_MAX_STEPS];	/* TK_* of each step, in plan order */
+	short cf_arg[TRI_MAX_STEPS];	/* TK_CONFIRM: range index * 2, + 1 the blocks beside */
 	size_t n_kind;
 	struct tri_tgt t[PLAN_MAX_TARGETS];
 	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];

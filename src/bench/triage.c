@@ -258,6 +258,23 @@ triage_on_io(void *state, const struct io_done *d)
 			    (unsigned long long)s->n_unread, (unsigned long long)s->n_werr,
 			    (unsigned long long)s->mis_blocks, (unsigned long long)(d->offset / lbs),
 			    (double)d->offset / 1e9, (unsigned long long)s->max_bad);
+	if (s->phase == TP_CONFIRM) {
+		/* one pass is one run of rising offsets; the first read of a
+		 * pass pays a seek back and is left out */
+		if (d->offset <= s->cf_last || !s->cf_n) {
+			if (s->cf_lat_ns) {
+				double r = (double)s->cf_bytes / ((double)s->cf_lat_ns / 1e9) / 1e6;
+				s->cf_best = r > s->cf_best ? r : s->cf_best;
+			}
+			s->cf_bytes = s->cf_lat_ns = 0;
+			s->cf_n++;
+		} else if (!d->res) {
+			s->cf_bytes += d->len;
+			s->cf_lat_ns += d->lat_ns;
+		}
+		s->cf_last = d->offset;
+		return;
+	}
 	if (d->res || s->phase != TP_SHARED || s->oom)
 		return;
 	if (!s->pt) {
@@ -352,6 +369,71 @@ mark_out(struct bench_ctx *c, bool solos_done)
 	}
 }
 
+/* One re-read step of drive t over [a, b) (bytes). */
+static int
+add_confirm(struct bench_ctx *c, unsigned t, uint64_t a, uint64_t b, int arg, const char *label)
+{
+	struct tri_state *S = c->state;
+	struct plan *p = c->plan;
+	unsigned lbs = tri_io_of(c, t)->lbs ? tri_io_of(c, t)->lbs : 512;
+	if (S->n_kind >= TRI_MAX_STEPS - 1)
+		return -E2BIG;
+	struct run_params rp = p->params;
+	rp.seconds = rp.ramp_s = 0;
+	rp.size = 0;
+	rp.qd = 1;
+	rp.rw_mix = 100;
+	rp.stride = 0;
+	rp.spread = 0;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	rp.region_lba = true;
+	rp.region_lba_start = a / lbs;
+	rp.region_lba_end = (b + lbs - 1) / lbs;
+	struct plan_step *st;
+	int rc = plan_add_step_params(p, &t, 1, &rp, label, &st);
+	if (rc)
+		return rc;
+	st->max_consec_errors = TRI_ERR_LIMIT;
+	S->cf_arg[S->n_kind] = (short)arg;
+	S->kind[S->n_kind++] = TK_CONFIRM;
+	return 0;
+}
+
+/* After the shared pass: each drive's first slow ranges re-read, in turn
+ * with as many blocks beside them. */
+static void
+add_confirms(struct bench_ctx *c)
+{
+	struct tri_state *S = c->state;
+	for (unsigned t = 0; t < c->n_targets; t++) {
+		struct tri_tgt *T = &S->t[t];
+		struct tri_io *io = tri_io_of(c, t);
+		uint32_t bs = c->plan->params.bs ? c->plan->params.bs : 1u << 20;
+		uint64_t size = c->targets[t].size;
+		if (T->out)
+			continue;
+		for (size_t i = 0; i < T->n_slow && i < TRI_CF_RANGES; i++) {
+			struct surface_slow *w = &T->slow[i];
+			uint64_t len = w->end - w->start;
+			if (len > (uint64_t)TRI_CF_BLOCKS * bs)
+				len = (uint64_t)TRI_CF_BLOCKS * bs;
+			uint64_t beside = w->start >= len ? w->start - len : w->end + len <= size ? w->end : UINT64_MAX;
+			char lab[48];
+			snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
+			int rc = 0;
+			for (int k = 0; k < TRI_CF_PASSES && !rc; k++) {
+				rc = add_confirm(c, t, w->start, w->start + len, (int)(2 * i), lab);
+				if (!rc && beside != UINT64_MAX)
+					rc = add_confirm(c, t, beside, beside + len, (int)(2 * i + 1), "beside it");
+			}
+			if (rc)
+				return;	/* out of steps: the rest stay as the pass found them */
+			T->n_cf = i + 1;
+		}
+		(void)io;
+	}
+}
+
 /* While a step reads: every --temp-every, each active drive's SMART
  * temperature; one over --max-temp is asked to stop (its on_io ends its
  * job at the next completion, the others go on).  Not in the first step
@@ -414,6 +496,21 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 			S->t[t].solo = mbps;
 			continue;
 		}
+		if (kind == TK_CONFIRM) {
+			struct tri_io *io = tri_io_of(c, t);
+			int arg = S->cf_arg[i];
+			if (io->cf_lat_ns) {	/* the last pass */
+				double r = (double)io->cf_bytes / ((double)io->cf_lat_ns / 1e9) / 1e6;
+				io->cf_best = r > io->cf_best ? r : io->cf_best;
+			}
+			if (arg >= 0 && (size_t)arg / 2 < S->t[t].n_slow && io->cf_best > 0) {
+				struct surface_slow *w = &S->t[t].slow[arg / 2];
+				double *dst = arg % 2 ? &w->control_mbps : &w->confirm_mbps;
+				if (!(*dst >= io->cf_best))
+					*dst = io->cf_best;
+			}
+			continue;
+		}
 		if (kind != TK_SHARED)
 			continue;
 		struct tri_tgt *T = &S->t[t];
@@ -436,6 +533,8 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 					T->slow[kept++] = T->slow[w];
 			T->slow_found -= T->n_slow - kept;
 			T->n_slow = kept;
+			for (size_t w = 0; w < T->n_slow; w++)
+				T->slow[w].confirm_mbps = T->slow[w].control_mbps = NAN;
 		}
 		io->n_ext = surface_merge(io->ext, io->n_ext);
 		free(io->pt);
@@ -443,6 +542,19 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	}
 	if (kind == TK_WRITE || kind == TK_VERIFY)
 		triage_wv_step_done(c, kind);
+	if (kind == TK_SHARED)
+		add_confirms(c);
+	/* what the next step measures: a re-read, for its one drive */
+	if (S->done < S->n_kind && S->kind[S->done] == TK_CONFIRM && S->done < c->plan->n_steps) {
+		const struct plan_step *nx = &c->plan->steps[S->done];
+		for (unsigned k = 0; k < nx->n; k++) {
+			struct tri_io *io = tri_io_of(c, nx->idx[k]);
+			io->phase = TP_CONFIRM;
+			io->cf_bytes = io->cf_lat_ns = io->cf_last = 0;
+			io->cf_n = 0;
+			io->cf_best = 0;
+		}
+	}
 	mark_out(c, S->done == S->n_solo + 1 && !S->shared_added);
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
@@ -725,6 +837,24 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 				snprintf(first_fail, sizeof(first_fail), "%s stalled %.1f s", short_name(c, t),
 					 (double)io->max_lat_ns / 1e9);
 		}
+		/* re-read ranges count only when the re-read stays slow against
+		 * the blocks beside it; the rest are said, not judged */
+		size_t kept = 0, n_cf = T->n_cf;
+		for (size_t k = 0; k < T->n_slow; k++) {
+			struct surface_slow *w = &T->slow[k];
+			double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
+			if (k < n_cf && !(isfinite(w->confirm_mbps) && w->confirm_mbps < TRI_CF_FRACTION * ref)) {
+				snprintf(line, sizeof(line), "not slow on re-reading: LBA %llu-%llu read %.1f MB/s in the "
+					 "pass, %.1f re-read against %.1f beside it",
+					 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
+					 w->mbps, w->confirm_mbps, ref);
+				strlist_add(&ev, line);
+				T->slow_found--;
+				continue;
+			}
+			T->slow[kept++] = *w;
+		}
+		T->n_slow = kept;
 		for (size_t k = 0; k < T->n_slow; k++) {
 			const struct surface_slow *w = &T->slow[k];
 			if (!k)
@@ -733,9 +863,14 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 					   (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
 					   (double)w->start / 1e9, (double)w->end / 1e9, w->mbps, w->trend_mbps,
 					   T->slow_found > 1 ? " and more" : "");
-			snprintf(line, sizeof(line), "slow range: LBA %llu-%llu, %.1f MB/s against %.1f",
-				 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
-				 w->mbps, w->trend_mbps);
+			int o = snprintf(line, sizeof(line), "slow range: LBA %llu-%llu, %.1f MB/s against %.1f",
+					 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
+					 w->mbps, w->trend_mbps);
+			if (isfinite(w->confirm_mbps) && o > 0 && (size_t)o < sizeof(line))
+				snprintf(line + o, sizeof(line) - (size_t)o, "; re-read %.1f against %.1f beside it",
+					 w->confirm_mbps, isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps);
+			else if (o > 0 && (size_t)o < sizeof(line))
+				snprintf(line + o, sizeof(line) - (size_t)o, "; not re-read");
 			strlist_add(&ev, line);
 		}
 		if (T->n_slow && lv < VL_WARN)

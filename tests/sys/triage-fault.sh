@@ -45,9 +45,16 @@ v = [x for x in r["verdicts"] if x["kind"] == "triage"]
 w = [e for e in v[3]["evidence"] if e.startswith("slow range: LBA ")]
 assert len(w) == 1, v[3]
 a, b = map(int, w[0].split()[3].rstrip(",").split("-"))
-# inside the band (to a 1 MiB block) and most of it: one pass, no re-reads, on a
+# inside the band (to a 1 MiB block) and most of it: the pass finds it, on a
 # shared machine a block at either end can read at the normal rate
 assert a >= 409600 - 2048 and b <= 425983 + 2048 and b - a >= 8192, (a, b)
+# then re-reads confirm it: its first blocks stay slow against as many beside it
+import re
+m = re.search(r"; re-read ([0-9.]+) against ([0-9.]+) beside it$", w[0])
+assert m and float(m.group(1)) < 0.7 * float(m.group(2)), w[0]
+# no drive keeps a slow range that was not re-read
+assert not any("not re-read" in e for x in v for e in x["evidence"]), v
+print("band:", w[0])
 # a loop device has no SMART: said so, no SMART rule applied, no temperature made up
 for x in v:
     assert any(e.startswith("SMART: not available (not an ATA device)") for e in x["evidence"]), x
