@@ -7,6 +7,7 @@
 # day-long run in virtual time.  A measurement, not a test: it prints
 # figures and asserts nothing timed.  Loop devices need root (else that part
 # is skipped, said so).
+. "$(dirname "$0")/../lib/loop.sh"
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -24,7 +25,7 @@ cc $CF -Iui -Itests/unit -DDS_VERSION='"bench"' $(pkg-config --cflags ncursesw) 
 T=$(mktemp -d /tmp/ds-board-scale-XXXXXX)
 LOOPS=""
 cleanup() {
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null || true; done
+	for l in $LOOPS; do loop_detach "$l"; done
 	rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
@@ -40,7 +41,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
 		# sparse: no disk space, the reads still go through the loop
 		# driver; big enough that the quick pass samples, not reads all
 		truncate -s 4G "$T/l$i.img"
-		l=$(losetup -f --show "$T/l$i.img") || break
+		loop_new l "$T/l$i.img" || break
 		LOOPS="$LOOPS $l"
 		i=$((i + 1))
 	done

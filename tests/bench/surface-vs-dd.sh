@@ -7,6 +7,7 @@
 # and prints the per-round ratio min / median / max and the ratio of the
 # medians.  A benchmark, not a test (`make
 # bench`): the target is >= 0.97.  ROUNDS=3 SIZE_MB=2048 by default.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-3}
 SIZE_MB=${SIZE_MB:-2048}
@@ -18,7 +19,7 @@ T=$(mktemp -d /tmp/ds-surface-dd-XXXXXX)
 L=""
 Z=""
 cleanup() {
-	[ -n "$L" ] && losetup -d "$L" 2>/dev/null
+	[ -n "$L" ] && loop_detach "$L"
 	[ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
 	rm -rf "$T"
 }
@@ -31,7 +32,7 @@ echo "${SIZE_MB}M" > /sys/block/zram$Z/disksize || exit 1
 # random content: zram keeps zero pages as flags, which would flatter reads
 dd if=/dev/urandom of=/dev/zram$Z bs=1M count="$SIZE_MB" oflag=direct status=none || exit 1
 dd if=/dev/urandom of="$T/loop.img" bs=1M count="$SIZE_MB" status=none conv=fsync || exit 1
-L=$(losetup -f --show --direct-io=on "$T/loop.img") || exit 1
+loop_new L "$T/loop.img" --direct-io=on || exit 1
 
 python3 - "$DS" "$ROUNDS" "/dev/zram$Z" "$L" "$T" <<'PY'
 import json, re, statistics, subprocess, sys

@@ -9,6 +9,7 @@
 # own start-up cost measured by a 4 KiB run), and p50/p99 latency agreement.
 # A benchmark, not a test: `make bench`.  ROUNDS=3 SECS=5 by default;
 # ONLY=seqread (a substring of the workload names) and DEVICES=zram|loop narrow it.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-5}
@@ -20,7 +21,7 @@ T=$(mktemp -d /tmp/ds-vs-fio-XXXXXX)
 L=""
 Z=""
 cleanup() {
-  [ -n "$L" ] && losetup -d "$L" 2>/dev/null
+  [ -n "$L" ] && loop_detach "$L"
   [ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
   rm -rf "$T"
 }
@@ -31,7 +32,7 @@ echo 1G > /sys/block/zram$Z/disksize || exit 1
 # random content: zram keeps zero pages as flags, which would flatter reads
 dd if=/dev/urandom of=/dev/zram$Z bs=1M count=1024 oflag=direct status=none || exit 1
 dd if=/dev/urandom of="$T/loop.img" bs=1M count=1024 status=none conv=fsync || exit 1
-L=$(losetup -f --show --direct-io=on "$T/loop.img") || exit 1
+loop_new L "$T/loop.img" --direct-io=on || exit 1
 
 ONLY=${ONLY:-} DEVICES=${DEVICES:-} python3 - "$DS" "$ROUNDS" "$SECS" "/dev/zram$Z" "$L" <<'PY'
 import json, os, statistics, subprocess, sys, time

@@ -13,6 +13,7 @@
 # fault_trap again (that file sets its own trap).
 
 fault_top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$fault_top/tests/lib/loop.sh"
 FAULTDEV=${DS_FAULTDEV:-$fault_top/build/tests/ds-faultdev}
 DS=${DISKSCOPE:-$fault_top/build/diskscope}
 FT=""
@@ -33,9 +34,11 @@ fault_need() {
 	command -v python3 >/dev/null 2>&1 || fault_skip "no python3"
 }
 
-# fault_ours DEV: DEV is still a loop device over our mount (a detached one's
-# number may already serve another test: never touch that)
+# fault_ours DEV: DEV is still a loop device over our mount, on the same
+# file (a detached one's number may already serve another test: never touch
+# that); loops made with a plain losetup are checked by their path
 fault_ours() {
+	loop_mine "$1" && return 0
 	[ -n "$FT" ] && case "$(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null)" in
 	"$FT"/*) return 0 ;;
 	esac
@@ -90,8 +93,8 @@ fault_start() {
 # loop device falls back to buffered I/O, which still reaches the daemon
 # because every file is in FUSE direct_io mode: say which one we got.
 fault_loop() {
-	FLOOP=$(losetup -f --show --direct-io=on "$FMNT/disk$1" 2>/dev/null) ||
-		FLOOP=$(losetup -f --show "$FMNT/disk$1") || fault_fail "losetup on disk$1"
+	loop_new FLOOP "$FMNT/disk$1" --direct-io=on 2>/dev/null ||
+		loop_new FLOOP "$FMNT/disk$1" || fault_fail "losetup on disk$1"
 	FLOOPS="$FLOOPS $FLOOP"
 	[ "$(cat "/sys/block/${FLOOP#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
 		echo "note: $FLOOP is a buffered loop (direct-io refused); FUSE direct_io still passes every I/O"

@@ -24,7 +24,7 @@ with open(sys.argv[1], "r+b") as f:
     mbr[510:512] = b"\x55\xaa"
     f.write(mbr)
 P
-L=$(losetup -f --show -P --direct-io=on "$FMNT/disk0") || fail "losetup -P"
+loop_new L "$FMNT/disk0" -P --direct-io=on || fail "losetup -P"
 FLOOPS="$FLOOPS $L"
 n=${L#/dev/}
 i=0; while [ ! -e /sys/block/$n/${n}p2/start ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -52,13 +52,16 @@ fault_ctl "disk0 rmw off"
 sed -n '/^align: loop/,$p' "$FT/none.out"
 
 # 4096-byte logical sectors: nothing smaller is tried
-L4=$(losetup -f --show --direct-io=on --sector-size 4096 "$FMNT/disk1") || fail "losetup --sector-size 4096"
+loop_new L4 "$FMNT/disk1" --direct-io=on --sector-size 4096 || fail "losetup --sector-size 4096"
 FLOOPS="$FLOOPS $L4"
 fault_ctl "disk1 rmw 4096 2"
 "$DS" run align "$L4" --destroy-data="$L4" --count 400 --row-time 0.1 --json "$FT/l4.json" >"$FT/l4.out" 2>&1 ||
   fail "align on 4096-byte sectors: exit $? ($(tail -3 "$FT/l4.out"))"
 sed -n '/^align: loop/,$p' "$FT/l4.out"
 
+# judged only if both are still the loops this test made (a re-bound number
+# measures another test's device)
+loop_check "$L" "$L4" || fail "the runs above did not all read this test's devices"
 python3 - "$FT" "$parts" <<'PY' || fail "verdicts"
 import json, sys
 d, parts = sys.argv[1], sys.argv[2] == "1"

@@ -3,6 +3,7 @@
 # find: zram (4096-byte logical sectors: rows start there), a loop device on
 # a RAM file, and a scratch file.  Each must say "no alignment penalty
 # measured" and never invent one; writes only on what this test made.
+. "$(dirname "$0")/../lib/loop.sh"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DS=${DISKSCOPE:-build/diskscope}
@@ -15,7 +16,7 @@ R=$(mktemp -d /dev/shm/ds-align-XXXXXX)
 Z=""
 L=""
 cleanup() {
-  [ -n "$L" ] && losetup -d "$L" 2>/dev/null
+  [ -n "$L" ] && loop_detach "$L"
   [ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
   rm -rf "$T" "$R"
 }
@@ -25,7 +26,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 Z=$(cat /sys/class/zram-control/hot_add) || fail "zram hot_add"
 echo 64M > /sys/block/zram$Z/disksize || fail "zram disksize"
 truncate -s 64M "$R/img" || fail "truncate"
-L=$(losetup -f --show "$R/img") || fail "losetup"
+loop_new L "$R/img" || fail "losetup"
 "$DS" run align /dev/zram$Z --destroy-data=/dev/zram$Z --row-time 0.1 --json "$T/zram.json" >"$T/zram.out" 2>&1 ||
   fail "zram: exit $? ($(tail -3 "$T/zram.out"))"
 "$DS" run align "$L" --destroy-data="$L" --row-time 0.1 --max 16k --json "$T/loop.json" >"$T/loop.out" 2>&1 ||
@@ -34,6 +35,7 @@ L=$(losetup -f --show "$R/img") || fail "losetup"
   fail "scratch file: exit $? ($(tail -3 "$T/file.out"))"
 ls "$T" | grep -q diskscope-scratch && fail "the scratch file was left behind"
 for x in zram loop file; do grep -E "^align: [^ ]+: |^  - " "$T/$x.out"; done
+loop_check "$L" || fail "not judged"
 python3 - "$T" <<'PY' || fail "verdicts"
 import json, sys
 d = sys.argv[1]

@@ -7,6 +7,7 @@
 # untouched, no subdirectory or scratch file left).  The same after a SIGINT
 # in the middle of a file (ext4 over the fault device, slowed so the signal
 # lands during the run): exit 130, the result marked interrupted, nothing left.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 FAULTDEV=${FAULTDEV:-build/tests/ds-faultdev}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
@@ -15,7 +16,7 @@ T=$(mktemp -d /tmp/ds-filemix-XXXXXX)
 S=$(mktemp -d /dev/shm/ds-filemix-XXXXXX 2>/dev/null) || S=
 L=
 . tests/fault/lib.sh
-fault_extra_cleanup='mountpoint -q "$T/mnt" 2>/dev/null && umount "$T/mnt"; [ -n "$L" ] && losetup -d "$L" 2>/dev/null; [ -n "$S" ] && rm -rf "$S"; rm -rf "$T"'
+fault_extra_cleanup='mountpoint -q "$T/mnt" 2>/dev/null && umount "$T/mnt"; [ -n "$L" ] && loop_detach "$L"; [ -n "$S" ] && rm -rf "$S"; rm -rf "$T"'
 fail() { echo "FAIL: $*"; exit 1; }
 
 # check JSON: every file written measured, half of each class read back
@@ -74,7 +75,7 @@ if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null; then
 fi
 # 2 GiB sparse: the 1 GiB safety margin leaves room for the 128 MiB budget
 truncate -s 2G "$T/img"
-L=$(losetup -f --show --direct-io=on "$T/img") || fail "losetup"
+loop_new L "$T/img" --direct-io=on || fail "losetup"
 mkfs.ext4 -q "$L" || fail "mkfs.ext4"
 mkdir "$T/mnt" && mount "$L" "$T/mnt" || fail "mount"
 echo "keep me" >"$T/mnt/users-file"

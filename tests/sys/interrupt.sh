@@ -1,17 +1,18 @@
 #!/bin/sh
 # Ctrl-C / SIGTERM mid-run: the workers stop, the partial result is written
 # as valid JSON marked "interrupted": true, exit 130 / 143.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop devices)"; exit 77; }
 "$DS" run --help >/dev/null 2>&1 || { echo "SKIP: $DS has no working 'run' command yet"; exit 77; }
 T=$(mktemp -d /tmp/ds-interrupt-XXXXXX)
 L=""
-cleanup() { [ -n "$L" ] && losetup -d "$L" 2>/dev/null; rm -rf "$T"; }
+cleanup() { [ -n "$L" ] && loop_detach "$L"; rm -rf "$T"; }
 trap cleanup EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 truncate -s 128M "$T/img"
-L=$(losetup -f --show --direct-io=on "$T/img") || fail "losetup"
+loop_new L "$T/img" --direct-io=on || fail "losetup"
 
 one() {	# signal, expected exit code, test
   sig=$1 want=$2 test=$3
@@ -26,6 +27,7 @@ one() {	# signal, expected exit code, test
   wait $P
   rc=$?
   [ $rc -eq "$want" ] || fail "$sig: exit $rc, want $want ($(cat "$T/err"))"
+  loop_check "$L" || fail "$sig: not judged"
   python3 - "$T/p.json" <<'PY' || fail "$sig: partial JSON"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]

@@ -4,6 +4,7 @@
 # a dm-linear holder when device-mapper exists, our own zram devices (sized
 # and unsized), and the machine's /dev/vda (open refused even to root).
 # Everything created is removed on exit, also on failure.
+. "$(dirname "$0")/../lib/loop.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${DISKSCOPE:-$top/build/diskscope}"	# DISKSCOPE= to test another build
 
@@ -19,7 +20,7 @@ loops="" dm="" mnt="" zrams=""
 cleanup() {
 	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
 	[ -n "$dm" ] && dmsetup remove "$dm" 2>/dev/null
-	for l in $loops; do losetup -d "$l" 2>/dev/null; done
+	for l in $loops; do loop_detach "$l"; done
 	for z in $zrams; do echo "$z" > /sys/class/zram-control/hot_remove 2>/dev/null; done
 	rm -rf "$tmp"
 }
@@ -29,15 +30,11 @@ trap 'exit 143' TERM
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-newloop() {	# newloop FILE [losetup options]: prints the device (the caller remembers it)
-	f=$1; shift
-	losetup -f --show "$@" "$f"
-}
 
 truncate -s 64M "$tmp/a.img" "$tmp/b.img" "$tmp/c.img"
-la=$(newloop "$tmp/a.img" --direct-io=on) || fail "losetup (direct I/O)"
+loop_new la "$tmp/a.img" --direct-io=on || fail "losetup (direct I/O)"
 loops="$loops $la"
-lb=$(newloop "$tmp/b.img" --direct-io=on --sector-size 4096) || fail "losetup --sector-size 4096"
+loop_new lb "$tmp/b.img" --direct-io=on --sector-size 4096 || fail "losetup --sector-size 4096"
 loops="$loops $lb"
 
 # One MBR partition from 1 MiB to the end, type 83 (no sfdisk needed).
@@ -49,7 +46,7 @@ with open(sys.argv[1], "r+b") as f:
     entry = struct.pack("<B3sB3sII", 0, b"\0\0\0", 0x83, b"\0\0\0", start, size - start)
     f.seek(446); f.write(entry + b"\0" * 48 + b"\x55\xaa")
 EOF
-lc=$(newloop "$tmp/c.img" --direct-io=on --partscan) || fail "losetup --partscan"
+loop_new lc "$tmp/c.img" --direct-io=on --partscan || fail "losetup --partscan"
 loops="$loops $lc"
 # The partition table is read during LOOP_CONFIGURE; a kernel without
 # MSDOS partition support (this machine's) shows none: then the whole

@@ -5,6 +5,7 @@
 # result names the file system and the block device behind the directory
 # (ext4 on /dev/loopN; tmpfs with none, said to measure memory), and no
 # scratch file is left behind, also after a SIGINT in the middle of a run.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
@@ -13,7 +14,7 @@ S=$(mktemp -d /dev/shm/ds-quick-XXXXXX 2>/dev/null) || S=
 L=
 cleanup() {
   mountpoint -q "$T/mnt" 2>/dev/null && umount "$T/mnt"
-  [ -n "$L" ] && losetup -d "$L" 2>/dev/null
+  [ -n "$L" ] && loop_detach "$L"
   [ -n "$S" ] && rm -rf "$S"
   rm -rf "$T"
 }
@@ -68,7 +69,7 @@ if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null; then
   exit 77
 fi
 truncate -s 256M "$T/img"
-L=$(losetup -f --show --direct-io=on "$T/img") || fail "losetup"
+loop_new L "$T/img" --direct-io=on || fail "losetup"
 mkfs.ext4 -q "$L" || fail "mkfs.ext4"
 mkdir "$T/mnt" && mount "$L" "$T/mnt" || fail "mount"
 "$DS" run quick "$T/mnt" --loops 1 --time 1 --interval 0 --file-size 64M --json "$T/ext4.json" >"$T/ext4.out" 2>"$T/ext4.err" ||

@@ -3,6 +3,7 @@
 # --bs 4k` on 512-byte sectors writes one 4 KiB block at byte 512 (it was
 # rounded up to 4096, found empty, and the run failed with exit 1); a region
 # or --size that holds no whole block is refused with exit 2 before any I/O.
+. "$(dirname "$0")/../lib/loop.sh"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DS=${DISKSCOPE:-build/diskscope}
@@ -25,10 +26,10 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || [ ! -e /dev/loop-co
 fi
 T=$(mktemp -d /tmp/ds-region-XXXXXX)
 L=
-cleanup() { [ -n "$L" ] && losetup -d "$L" 2>/dev/null; rm -rf "$T"; }
+cleanup() { [ -n "$L" ] && loop_detach "$L"; rm -rf "$T"; }
 trap cleanup EXIT INT TERM
 truncate -s 16M "$T/img"
-L=$(losetup -f --show --direct-io=on "$T/img") || { echo "SKIP: losetup failed"; exit 77; }
+loop_new L "$T/img" --direct-io=on || { echo "SKIP: losetup failed"; exit 77; }
 "$DS" run seqwrite "$L" --region 1:9 --bs 4k --size 4k --destroy-data="$L" >"$T/out" 2>&1 \
   || fail "seqwrite --region 1:9 --bs 4k: exit $? ($(tail -2 "$T/out"))"
 losetup -d "$L"; L=

@@ -3,6 +3,7 @@
 # gives valid JSON; ENOSPC and a read-only scratch directory are one clear
 # line each; a loop device detached mid-run and a backing filesystem that
 # dies mid-run (ext4 shutdown -> EIO) end cleanly with the errors recorded.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop devices, mounts)"; exit 77; }
 command -v losetup >/dev/null || { echo "SKIP: losetup missing"; exit 77; }
@@ -12,9 +13,9 @@ LOOPS=""	# detached after the unmounts
 TOP=""		# loop devices on files inside our mounts: detached first
 MNTS=""
 cleanup() {
-  for l in $TOP; do losetup -d "$l" 2>/dev/null; done
+  for l in $TOP; do loop_detach "$l"; done
   for m in $MNTS; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
-  for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+  for l in $LOOPS; do loop_detach "$l"; done
   rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
@@ -56,10 +57,11 @@ usage_case "--csv" seqread "$T/d" --csv "$T/d"
 
 # --- seqread on a loop device: valid JSON with the schema's keys ---
 truncate -s 128M "$T/img"
-L=$(losetup -f --show --direct-io=on "$T/img") || fail "losetup"
+loop_new L "$T/img" --direct-io=on || fail "losetup"
 LOOPS="$L"
 "$DS" run seqread "$L" --time 1 --json "$T/r.json" --csv "$T/r.csv" >"$T/out" 2>"$T/err" ||
   fail "seqread $L: exit $? ($(cat "$T/err"))"
+loop_check "$L" || fail "not judged"
 python3 -m json.tool "$T/r.json" >/dev/null || fail "JSON not valid"
 python3 - "$T/r.json" "$L" <<'PY' || fail "JSON content"
 import json, sys
@@ -98,7 +100,7 @@ usage_case "past its end" seqread "$L" --region 36028797018963968:36028797018963
 usage_case "ends at LBA 99999999999, past its end" seqread "$L" --region 0:99999999999
 usage_case "holds no" seqread "$L" --region 0:1
 truncate -s 32M "$T/img4k"
-L4=$(losetup -f --show --direct-io=on --sector-size 4096 "$T/img4k") || fail "losetup 4k"
+loop_new L4 "$T/img4k" --direct-io=on --sector-size 4096 || fail "losetup 4k"
 LOOPS="$LOOPS $L4"
 usage_case "4096-byte logical block" randread "$L4" --bs 512
 usage_case "4096-byte logical block" randread "$L4" --pattern stride --stride 6k --bs 4k
@@ -135,7 +137,7 @@ echo "ok: read-only -> $(cat "$T/err")"
 # --- a loop device detached mid-run: the kernel defers the detach while we
 # hold it open, so the run finishes cleanly and the JSON is complete ---
 truncate -s 64M "$T/img2"
-L2=$(losetup -f --show --direct-io=on "$T/img2") || fail "losetup 2"
+loop_new L2 "$T/img2" --direct-io=on || fail "losetup 2"
 LOOPS="$LOOPS $L2"
 "$DS" run seqread "$L2" --time 2 --json "$T/d.json" >"$T/out" 2>"$T/err" &
 P=$!
@@ -152,13 +154,13 @@ echo "ok: detached mid-run -> exit $rc"
 # gets EIO): errors recorded with offsets, exit 1, no hang ---
 truncate -s 200M "$T/fs.img"
 mkfs.ext4 -q -F "$T/fs.img" || fail "mkfs"
-LF=$(losetup -f --show "$T/fs.img") || fail "losetup fs"
+loop_new LF "$T/fs.img" || fail "losetup fs"
 LOOPS="$LOOPS $LF"
 mkdir "$T/m"
 mount "$LF" "$T/m" || fail "mount ext4"
 MNTS="$T/m $MNTS"
 dd if=/dev/urandom of="$T/m/disk" bs=1M count=100 status=none conv=fsync || fail "dd"
-LD=$(losetup -f --show --direct-io=on "$T/m/disk") || fail "losetup on ext4"
+loop_new LD "$T/m/disk" --direct-io=on || fail "losetup on ext4"
 TOP="$LD"
 "$DS" run seqread "$LD" --time 3 --json "$T/e.json" >"$T/out" 2>"$T/err" &
 P=$!

@@ -3,6 +3,7 @@
 # every step reported with per-drive and aggregate MB/s, the ideal line, and
 # a saturation sentence that agrees with the numbers (the knee, when there is
 # one, must be reported, never hidden).
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop, zram)"; exit 77; }
 [ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control (modprobe zram)"; exit 77; }
@@ -11,7 +12,7 @@ T=$(mktemp -d /tmp/ds-saturate-XXXXXX)
 LOOPS=""
 Z=""
 cleanup() {
-  for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+  for l in $LOOPS; do loop_detach "$l"; done
   [ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
   rm -rf "$T"
 }
@@ -20,7 +21,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 for i in 1 2 3 4; do
   dd if=/dev/urandom of="$T/img$i" bs=1M count=96 status=none || fail "dd"
-  l=$(losetup -f --show --direct-io=on "$T/img$i") || fail "losetup"
+  loop_new l "$T/img$i" --direct-io=on || fail "losetup"
   LOOPS="$LOOPS $l"
 done
 Z=$(cat /sys/class/zram-control/hot_add) || fail "zram hot_add"
@@ -31,6 +32,7 @@ set -- $LOOPS /dev/zram$Z
 rc=$?
 cat "$T/out"
 [ $rc -eq 0 ] || fail "exit $rc ($(cat "$T/err"))"
+loop_check $LOOPS || fail "not judged"
 python3 - "$T/s.json" "$@" <<'PY' || fail "JSON"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]

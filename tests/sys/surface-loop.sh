@@ -3,6 +3,7 @@
 # with them: a direct-io loop device over a file and a zram device, both
 # RAM-fast and noisy on a shared machine.  Each must pass: every block read,
 # no unreadable extent, no slow range invented from the noise, exit 0.
+. "$(dirname "$0")/../lib/loop.sh"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DS=${DISKSCOPE:-build/diskscope}
@@ -15,7 +16,7 @@ T=$(mktemp -d /tmp/ds-surface-loop-XXXXXX)
 L=
 Z=
 cleanup() {
-	[ -n "$L" ] && losetup -d "$L" 2>/dev/null
+	[ -n "$L" ] && loop_detach "$L"
 	[ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
 	rm -rf "$T"
 }
@@ -25,7 +26,7 @@ trap 'exit 143' TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 dd if=/dev/urandom of="$T/img" bs=1M count=256 status=none conv=fsync || fail "image"
-L=$(losetup -f --show --direct-io=on "$T/img") || fail "losetup"
+loop_new L "$T/img" --direct-io=on || fail "losetup"
 DEVS=$L
 [ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
 if [ -e /sys/class/zram-control/hot_add ] && Z=$(cat /sys/class/zram-control/hot_add) &&
@@ -43,6 +44,7 @@ for d in $DEVS; do
 	rc=$?
 	grep "^surface: " -A1 "$T/out"
 	[ $rc -eq 0 ] || fail "$d: exit $rc, want 0: $(grep -v ' % ' "$T/out" | tail -5)"
+	loop_check "$L" || fail "$d: not judged"
 	python3 - "$T/$n.json" <<'PY' || fail "$d verdict"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]

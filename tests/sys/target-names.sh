@@ -2,12 +2,13 @@
 # target-names.sh - `run` accepts a drive by any name `list` shows: the sim
 # drive's name, its serial, sim:NAME, a kernel name, a /dev/disk-style link;
 # an unknown name gets one line naming it and exit 2.
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 T=$(mktemp -d) || exit 1
 dev=""
-trap '[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+trap '[ -n "$dev" ] && loop_detach "$dev"; rm -rf "$T"' EXIT INT TERM
 
 target_of() {  # args...: the run's resolved target, from its JSON
   "$DS" "$@" --time 1 --json "$T/r.json" >/dev/null 2>"$T/err" || { bad "$*: exit $?: $(cat "$T/err")"; return; }
@@ -26,7 +27,7 @@ grep -q "unknown target 'nosuch-drive'" "$T/err" || bad "unknown target not name
 
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
   truncate -s 16M "$T/img"
-  if dev=$(losetup -f --show "$T/img" 2>/dev/null); then
+  if loop_new dev "$T/img" 2>/dev/null; then
     ln -s "$dev" "$T/by-id-link"
     for name in "${dev#/dev/}" "$dev" "$T/by-id-link"; do
       got=$(target_of --no-ata run seqread "$name")

@@ -8,6 +8,7 @@
 #  3. --mode full on a 64 MB and a 256 MB loop device: the run ends, each
 #     drive read exactly once over its whole size (the small one is not
 #     re-read while the large one goes on).
+. "$(dirname "$0")/../lib/loop.sh"
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
@@ -15,7 +16,7 @@ command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; 
 T=$(mktemp -d /tmp/ds-triage-spread-XXXXXX)
 LOOPS=""
 cleanup() {
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	for l in $LOOPS; do loop_detach "$l"; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -62,7 +63,7 @@ for f in small:64M big:1G mid:256M; do
 	truncate -s "${f#*:}" "$T/${f%%:*}" || fail "sparse file ${f%%:*}"
 done
 for f in small big mid; do
-	l=$(losetup -f --show "$T/$f") || fail "losetup $f"
+	loop_new l "$T/$f" || fail "losetup $f"
 	LOOPS="$LOOPS $l"
 	eval "L_$f=\$l"
 done
@@ -74,6 +75,7 @@ check "$T/loop.json" "quick read, all drives" any || fail "loop devices of 64 MB
 # shellcheck disable=SC2154
 "$DS" run triage "$L_small" "$L_mid" --mode full --json "$T/full.json" >"$T/out" 2>&1 ||
 	fail "full triage of 64 MB and 256 MB loop devices: exit $?: $(tail -3 "$T/out")"
+loop_check $LOOPS || fail "not judged"
 python3 - "$T/full.json" <<'PY' || fail "full triage of mixed sizes"
 import json, sys
 r = json.load(open(sys.argv[1]))["run"]

@@ -10,6 +10,7 @@
 #  4. SIGINT while the second round is written: exit 130, "resume with
 #     --from N"; the resumed run writes and checks LBA N to the end only, and
 #     passes.
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
 "$DS" run triage --help 2>/dev/null | grep -q -- "--write-verify" || fault_skip "$DS triage has no --write-verify"
@@ -22,7 +23,7 @@ fault_loop 1
 F1=$FLOOP
 for i in 0 1; do
 	head -c 64M /dev/urandom >"$FT/img$i" || fault_fail "image $i"
-	L=$(losetup -f --show "$FT/img$i") || fault_fail "losetup img$i"
+	loop_new L "$FT/img$i" || fault_fail "losetup img$i"
 	FLOOPS="$FLOOPS $L"
 	eval "P$i=\$L"
 done

@@ -8,6 +8,7 @@
 # a direct-io loop device of the test's own, read by the io_uring engine
 # for 200 ms a run (root only; the target's descriptor, the ring's, and the
 # worker threads all come and go with each run).
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -46,8 +47,8 @@ echo "sim, virtual time: fds and threads after run 1 and run $RUNS: $c1 (fds thr
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: the loop-device half needs root (the sim half passed)"; exit 77; }
 truncate -s 64M "$FIX/l.img" || ds_fail "loop image"
-L=$(losetup -f --show --direct-io=on "$FIX/l.img") || ds_fail "losetup"
-trap 'ds_cleanup; losetup -d "$L" 2>/dev/null' EXIT
+loop_new L "$FIX/l.img" --direct-io=on || ds_fail "losetup"
+trap 'ds_cleanup; loop_detach "$L"' EXIT
 N=${L#/dev/}
 ds_start 120 40 -- "--no-ata"
 ds_wait " $N " "$N in the inventory"

@@ -7,6 +7,7 @@
 # honest: I/Os, or (a real device starved on a loaded machine) the note
 # "no I/O completed" and exit 1, never a silent 0.  Then the same 64 in
 # the dashboard for a short run: it reaches the result and exits cleanly.
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/lib.sh"
 ds_need_bin
 command -v python3 >/dev/null || ds_skip "needs python3"
@@ -16,7 +17,7 @@ command -v python3 >/dev/null || ds_skip "needs python3"
 LOOPS="" ZRAMS=""
 bt_cleanup() {
 	ds_cleanup
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	for l in $LOOPS; do loop_detach "$l"; done
 	for z in $ZRAMS; do
 		echo 1 >/sys/block/zram$z/reset 2>/dev/null
 		echo "$z" >/sys/class/zram-control/hot_remove 2>/dev/null
@@ -39,7 +40,7 @@ while [ $i -lt 48 ]; do TG="$TG sim:sim$i"; i=$((i + 1)); done
 i=0
 while [ $i -lt 8 ]; do
 	dd if=/dev/urandom of="$FIX/l$i.img" bs=1M count=32 status=none || ds_fail "loop image"
-	l=$(losetup -f --show --direct-io=on "$FIX/l$i.img") || ds_fail "losetup"
+	loop_new l "$FIX/l$i.img" --direct-io=on || ds_fail "losetup"
 	LOOPS="$LOOPS $l"
 	z=$(cat /sys/class/zram-control/hot_add) || ds_fail "zram hot_add"
 	ZRAMS="$ZRAMS $z"
@@ -55,6 +56,7 @@ ds_run --rig r.rig --no-ata run seqread $TG --bs 64k --time 3 --json "$FIX/o.jso
 	>"$FIX/out" 2>"$FIX/err"
 rc=$?
 [ $rc -le 1 ] || ds_fail "run: exit $rc: $(tail -3 "$FIX/err")"
+loop_check $LOOPS || ds_fail "not judged"
 python3 - "$FIX/o.json" $rc <<'PY' || ds_fail "lost samples or a result without I/O and without a reason"
 import json, math, sys
 run = json.load(open(sys.argv[1]))["run"]
@@ -91,7 +93,9 @@ PY
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed (headless part passed)"; exit 77; }
 ds_start 160 50 -- "--rig r.rig --no-ata seqread $TG --bs 64k --time 3"
-ds_wait 'seqread running' "the running test"
+# the run may end before a poll sees it running (3 s, a loaded machine):
+# either state shows it started
+ds_wait 'seqread running|Result: seqread' "the running test or its result"
 ds_wait 'Result: seqread' "the result of 64 targets"
 ds_alive
 ds_keys q

@@ -4,6 +4,7 @@
 # is the confirmation (no refusal), the device is written.  A test picked
 # afterwards in the picker runs on the targets picked there, not on the
 # command line's.
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -11,9 +12,9 @@ ds_need_bin
 command -v losetup >/dev/null 2>&1 || ds_skip "losetup not installed"
 
 truncate -s 64M "$FIX/a.img" "$FIX/b.img"
-deva=$(losetup -f --show "$FIX/a.img" 2>/dev/null) || ds_skip "no loop device available"
-devb=$(losetup -f --show "$FIX/b.img" 2>/dev/null) || { losetup -d "$deva"; ds_skip "no second loop device"; }
-trap 'losetup -d "$deva" 2>/dev/null; losetup -d "$devb" 2>/dev/null; ds_cleanup' EXIT INT TERM
+loop_new deva "$FIX/a.img" 2>/dev/null || ds_skip "no loop device available"
+loop_new devb "$FIX/b.img" 2>/dev/null || { losetup -d "$deva"; ds_skip "no second loop device"; }
+trap 'loop_detach "$deva"; loop_detach "$devb"; ds_cleanup' EXIT INT TERM
 namea=${deva#/dev/} nameb=${devb#/dev/}
 printf 'DISKSCOPE-MARKER' | dd of="$deva" conv=notrunc status=none
 sync

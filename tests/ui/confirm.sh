@@ -3,6 +3,7 @@
 # device this test creates), first shows what would be destroyed (model,
 # serial, size, partitions, mounts) and wants the device name typed: a wrong
 # name is refused, Esc cancels with nothing written, the right name starts.
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -11,9 +12,9 @@ command -v losetup >/dev/null 2>&1 || ds_skip "losetup not installed"
 
 img="$FIX/disk.img"
 truncate -s 64M "$img"
-dev=$(losetup -f --show "$img" 2>/dev/null) || ds_skip "no loop device available"
+loop_new dev "$img" 2>/dev/null || ds_skip "no loop device available"
 name=${dev#/dev/}
-trap 'losetup -d "$dev" 2>/dev/null; ds_cleanup' EXIT INT TERM
+trap 'loop_detach "$dev"; ds_cleanup' EXIT INT TERM
 # A marker at the start of the image shows whether anything was written.
 printf 'DISKSCOPE-MARKER' | dd of="$dev" conv=notrunc status=none
 sync

@@ -6,6 +6,7 @@
 # of the loop device's file changes (checksums before and after); the name
 # typed starts the run, which writes its pattern (each sector's LBA, read
 # back from the file) and passes.  A bad option word is refused with one line.
+. "$(dirname "$0")/../lib/loop.sh"
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -17,12 +18,12 @@ command -v python3 >/dev/null 2>&1 || ds_skip "no python3"
 
 img="$FIX/disk.img"
 head -c 64M /dev/urandom >"$img" || ds_fail "the image"
-dev=$(losetup -f --show "$img" 2>/dev/null) || ds_skip "no loop device available"
+loop_new dev "$img" 2>/dev/null || ds_skip "no loop device available"
 name=${dev#/dev/}
 trap 'ds_cleanup_loop' EXIT INT TERM
 ds_cleanup_loop() {
 	T kill-server >/dev/null 2>&1	# the dashboard holds the device
-	losetup -d "$dev" 2>/dev/null
+	loop_detach "$dev"
 	ds_cleanup
 }
 sum() { sync; sha256sum "$img" | cut -d' ' -f1; }
