@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "main-tui.h"
 #include "history/history.h"
+#include "run/worker.h"
 #include "theme.h"
 #include "util/util.h"
 
@@ -47,6 +48,7 @@ main(int argc, char **argv)
 	struct global_opts g = { .sim_speed = 1.0 };
 
 	setlocale(LC_ALL, "");
+	worker_watch_pauses();	/* before any thread: SIGCONT blocked in all of them */
 	inventory_opts_default(&g.inv);
 	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
 		printf("diskscope %s\n", DS_VERSION);

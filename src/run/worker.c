@@ -380,7 +380,7 @@ run_loop(struct worker *w)
 	uint64_t issued = 0, consec = 0, last = tm, rb = 0, wb = 0, ios = 0, late = 0;
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = worker_cont_count();
-	bool stopping = false, measuring = p->ramp_ns == 0, cont_early = false;
+	bool stopping = false, measuring = p->ramp_ns == 0;
 	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
@@ -413,17 +413,14 @@ run_loop(struct worker *w)
 			break;
 		}
 		uint64_t now = eclock(w);
-		uint64_t c = worker_cont_count(), ca = 0;
+		/* back from a long gap: a stop of the process, if SIGCONT is
+		 * pending or was taken since (worker-gate.c) */
+		uint64_t c = wall && now - prev > 2 * WAIT_NS ? worker_poll_cont() : worker_cont_count(), ca = 0;
 		if (c != conts) {
 			conts = c;
-			if (cont_early)
-				cont_early = false;	/* the one already seen pending */
-			else
-				ca = worker_last_cont_ns();
-		}
-		if (!ca && wall && now - prev > 2 * WAIT_NS && worker_cont_pending()) {
-			ca = now;	/* resumed by now; its handler has not run yet */
-			cont_early = true;
+			ca = worker_last_cont_ns();
+			if (ca > now)
+				ca = now;	/* taken by another thread after our clock read */
 		}
 		if (ca) {
 			/* stopped somewhere after prev, resumed at ca */
@@ -596,7 +593,6 @@ static void *
 worker_main(void *arg)
 {
 	struct worker *w = arg;
-	worker_block_cont();
 	int rc = engine_up(w);
 	if (w->gate)
 		gate_arrive(w->gate);
@@ -630,6 +626,7 @@ int
 worker_start(struct worker *w)
 {
 	worker_watch_pauses();
+	worker_poll_cont();	/* one left from before this run is no stop of it */
 	int rc = pthread_create(&w->th, NULL, worker_main, w);
 	if (rc)
 		return -rc;
@@ -643,6 +640,7 @@ worker_watch(struct worker *w)
 	if (atomic_load(&w->own) != 1)
 		return false;
 	uint64_t since = atomic_load_explicit(&w->pub.busy_ns, memory_order_relaxed);
+	worker_poll_cont();	/* the sampler's tick takes a SIGCONT a worker did not */
 	uint64_t cont = worker_last_cont_ns(), now = now_ns();
 	if (cont > since)
 		since = cont;	/* a pause of the process is not the device's */

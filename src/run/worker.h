@@ -157,17 +157,17 @@ bool worker_cleanup(struct worker *w);
  * given up: the timeout is recorded with the I/O's offset, the gate counts it
  * as finished, and worker_join detaches it.  True when that happened. */
 bool worker_watch(struct worker *w);
-/* Pauses of the process (worker-gate.c): a SIGCONT handler, chained to any
- * earlier one, installed once by worker_start; the CLOCK_MONOTONIC ns of the
- * last SIGCONT (0 none) and how many were seen. */
+/* Pauses of the process (worker-gate.c): SIGCONT blocked from the calling
+ * thread on (call it before starting threads: main does at start-up, and
+ * worker_start), so it stays pending until worker_poll_cont takes it; the
+ * CLOCK_MONOTONIC ns of the last SIGCONT taken (0 none) and how many. */
 void worker_watch_pauses(void);
 uint64_t worker_last_cont_ns(void);
 uint64_t worker_cont_count(void);
-/* A SIGCONT not yet handled (workers block it, so it waits for another
- * thread): the process has resumed although the count has not moved. */
-bool worker_cont_pending(void);
-/* In a worker thread: leave SIGCONT to the other threads (see above). */
-void worker_block_cont(void);
+/* Take a pending SIGCONT, if any, and return the count: every thread that
+ * asks after a resume sees it counted (the sampler asks at each tick, a
+ * worker back from a long gap). */
+uint64_t worker_poll_cont(void);
 /* Fill a target_result from a finished worker (series and histogram copied). */
 int worker_result(const struct worker *w, struct target_result *out);
 #endif
