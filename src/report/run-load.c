@@ -536,7 +536,19 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	if (!rc) {
 		struct json_object *fl = get(o, "failed");
 		r->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
-		rc = identity_load(&L, get(o, "identity"), r);
+		struct json_object *ref = get(o, "refused");
+		if (ref && !json_object_is_type(ref, json_type_object)) {
+			rc = ld_bad(&L, "refused", "not an object or null");
+		} else if (ref) {
+			snprintf(L.where, sizeof L.where, "refused");
+			gs(&L, ref, "rule", r->refused_rule, sizeof(r->refused_rule));
+			gs(&L, ref, "evidence", r->refused_evidence, sizeof(r->refused_evidence));
+			if (!L.err[0] && !r->refused_rule[0])
+				rc = ld_bad(&L, "rule", "missing or empty");
+			L.where[0] = 0;
+		}
+		if (!rc)
+			rc = identity_load(&L, get(o, "identity"), r);
 	}
 	if (!rc)
 		rc = tables_load(&L, get(o, "tables"), r);
