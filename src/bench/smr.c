@@ -429,16 +429,12 @@ judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv
 	return CALL_UNKNOWN;
 }
 
+/* The measurement in one sentence: the rate until the first stall, the
+ * stalls, and the media cache (or that it was not empty at the start). */
 static void
-verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
-	    const struct smr_prior *P, const struct smr_fig *f, const struct target_result *tr,
-	    double thr_s)
+what_text(char *what, size_t n, const struct smr_fig *f, const struct target_result *tr, const char *bs)
 {
-	char a[32], b[32], c[32], bs[16], s1[16], s2[16], s3[16];
-	size_text(bs, sizeof(bs), p->params.bs);
-	enum verdict_level lv;
-	enum smr_call call = judge(P, f, &lv);
-	char what[280], cache[112];
+	char a[32], b[32], c[32], s1[16], s2[16], s3[16], cache[112];
 	if (f->full_start && isfinite(f->idle_min))
 		snprintf(cache, sizeof(cache), "the media cache was not empty at the start: idle the drive "
 			 "~%.0f min, then re-test to measure it", f->idle_min);
@@ -454,14 +450,49 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 		snprintf(head, sizeof(head), "%s random writes at %s IOPS for %s s, then", bs,
 			 grp(a, sizeof(a), f->before_iops), secs(s1, sizeof(s1), f->before_s));
 	if (f->n >= 2)
-		snprintf(what, sizeof(what), "%s a %s s stall every %s s; %s", head, secs(s2, sizeof(s2), f->len_med),
+		snprintf(what, n, "%s a %s s stall every %s s; %s", head, secs(s2, sizeof(s2), f->len_med),
 			 secs(s3, sizeof(s3), f->period), cache);
 	else if (f->n == 1)
-		snprintf(what, sizeof(what), "%s a stall of %s%s s%s; %s", head, f->open_end ? "at least " : "",
+		snprintf(what, n, "%s a stall of %s%s s%s; %s", head, f->open_end ? "at least " : "",
 			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "", cache);
 	else
-		snprintf(what, sizeof(what), "no stalls in %s s of %s random writes (%s IOPS, %s MB written)",
+		snprintf(what, n, "no stalls in %s s of %s random writes (%s IOPS, %s MB written)",
 			 f->secs >= 10 ? grp(c, sizeof(c), f->secs) : secs(s1, sizeof(s1), f->secs), bs, grp(a, sizeof(a), f->iops), grp(b, sizeof(b), tr->bytes / 1e6));
+}
+
+/* What the bytes before the first stall say of the media cache. */
+static void
+cache_evidence(struct verdict *v, const struct smr_fig *f)
+{
+	char a[32], b[32];
+	if (f->first && f->full_start) {
+		verdict_evidence(v, "%s MB written before the first stall, under %llu MB: the media cache was "
+				 "not empty at the start (a write run just before filled it); its size is not "
+				 "measured", grp(a, sizeof(a), f->cache_mb), FULL_START_BYTES >> 20);
+		if (isfinite(f->idle_min))
+			verdict_evidence(v, "idle ~%.0f min (no writes) before re-testing: a media cache of up to "
+					 "%.1f GB (assumed) cleaned at %.1f MB/s (%s)", f->idle_min,
+					 f->idle_cache / 1e9, f->idle_rate, f->clean_mbps > 0
+					 ? "written per second stalled, from the first stall on"
+					 : "this run's write rate");
+	} else if (f->first) {
+		verdict_evidence(v, "%s MB written before the first stall (the media-cache estimate), "
+				 "%s IOPS = %.1f MB/s", grp(a, sizeof(a), f->cache_mb),
+				 grp(b, sizeof(b), f->before_iops), f->before_mbps);
+	}
+}
+
+static void
+verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
+	    const struct smr_prior *P, const struct smr_fig *f, const struct target_result *tr,
+	    double thr_s)
+{
+	char c[32], bs[16], s1[16], s3[16];
+	size_text(bs, sizeof(bs), p->params.bs);
+	enum verdict_level lv;
+	enum smr_call call = judge(P, f, &lv);
+	char what[280];
+	what_text(what, sizeof(what), f, tr, bs);
 	struct verdict *v;
 	const char *name = tr->target;
 	switch (call) {
@@ -513,21 +544,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	if (f->n >= 2)
 		verdict_evidence(v, "stalls every %s s (median between starts)%s", secs(s3, sizeof(s3), f->period),
 				 f->regular ? ", regular" : ", irregular");
-	if (f->first && f->full_start) {
-		verdict_evidence(v, "%s MB written before the first stall, under %llu MB: the media cache was "
-				 "not empty at the start (a write run just before filled it); its size is not "
-				 "measured", grp(a, sizeof(a), f->cache_mb), FULL_START_BYTES >> 20);
-		if (isfinite(f->idle_min))
-			verdict_evidence(v, "idle ~%.0f min (no writes) before re-testing: a media cache of up to "
-					 "%.1f GB (assumed) cleaned at %.1f MB/s (%s)", f->idle_min,
-					 f->idle_cache / 1e9, f->idle_rate, f->clean_mbps > 0
-					 ? "written per second stalled, from the first stall on"
-					 : "this run's write rate");
-	} else if (f->first) {
-		verdict_evidence(v, "%s MB written before the first stall (the media-cache estimate), "
-				 "%s IOPS = %.1f MB/s", grp(a, sizeof(a), f->cache_mb),
-				 grp(b, sizeof(b), f->before_iops), f->before_mbps);
-	}
+	cache_evidence(v, f);
 	if (f->first && f->n >= 2)
 		verdict_evidence(v, "from the first stall on: %s IOPS, stalls included",
 				 grp(c, sizeof(c), f->between_iops));
