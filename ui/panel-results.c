@@ -96,6 +96,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	    res->virtual_time ? " measured (virtual time)" : "", res->interrupted ? ", INTERRUPTED" : "");
 	if (res->ceiling_mbps > 0)
 		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps, res->ceiling_text);
+	if (res->refused_rule[0])	/* a saved refusal: nothing ran, and why */
+		OUT(EL_FAIL, "refused by the guard (rule: %s): %s", res->refused_rule, res->refused_evidence);
 	OUT(EL_TITLE, "%s", res->n_verdicts ? "Verdicts" : "No verdicts");
 	/* a test whose table is its result (the quick grid): the table first */
 	const struct bench_test *bt = bench_find(res->test);

@@ -16,34 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "bench/smr-int.h"
 #include "inventory/inventory.h"
 #include "inventory/smr.h"
 #include "sim/drive.h"
 #include "sim/sim.h"
 
 #define GAP_MIN_NS 100000000ull	/* gaps kept: the shortest --stall allowed */
-#define MAX_GAPS 2048		/* per target; more are counted, not kept */
 #define ROTATING_MAX_IOPS 400	/* random writes a 5400-7200 rpm head can place, with NCQ */
 #define PRIOR_LINES 8
-#define STALL_ROWS 100		/* rows of the stalls table per target */
 #define HOLE (10ull << 20)	/* the seed's "delete every other 10 MB" */
 #define FILL_BS (1u << 20)
 #define REWRITE_SLOW 0.5	/* rewrite below this share of the fresh rate: not a CMR drive */
-
-struct smr_gap {
-	uint64_t start_ns, len_ns;	/* from the step's start */
-	uint64_t bytes_before, ios_before;
-};
-
-/* on_io's per-target state: every gap of 100 ms or more between completions. */
-struct smr_io {
-	bool frozen;			/* set by on_step after the random writes: later steps are not kept */
-	uint64_t last_t;
-	uint64_t bytes, ios;		/* writes completed, measured */
-	size_t n_gaps;
-	uint64_t gaps_lost;		/* past MAX_GAPS */
-	struct smr_gap gap[MAX_GAPS];
-};
+/* A first stall before this much was written: no media cache is that small
+ * (hundreds of MB to tens of GB), so it was not empty at the start. */
+#define FULL_START_BYTES (64ull << 20)
+#define CACHE_ASSUMED 32e9	/* the idle advice's media cache: the large end of DM-SMR drives */
 
 struct smr_prior {
 	bool done;
@@ -277,19 +265,6 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 
 /* ---- the measurement, judged ---- */
 
-struct smr_fig {
-	size_t n;			/* stalls, the one under way at the end included */
-	const struct smr_gap *first;
-	struct smr_gap tail;		/* the stall under way at the end (open_end) */
-	double secs, iops, mbps;	/* whole measured time */
-	double before_s, before_iops, before_mbps, cache_mb;
-	double len_min, len_med, len_max, stalled_s;	/* seconds; of the ended stalls */
-	double period;			/* median between stall starts, NAN < 2 stalls */
-	bool regular;			/* the periods agree (within half the median) */
-	double between_iops;		/* after the first stall, stalls included */
-	bool open_end;			/* a stall under way when the time ran out */
-};
-
 static void
 figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, struct smr_fig *f)
 {
@@ -349,9 +324,25 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 		double after = tr->seconds - f->before_s;
 		if (after > 0)
 			f->between_iops = (double)(s->ios - f->first->ios_before) / after;
+		/* a full cache takes what its cleaning frees: the bytes written
+		 * from the first stall on over the time stalled is that rate */
+		f->full_start = f->first->bytes_before < FULL_START_BYTES;
+		uint64_t later = s->bytes - f->first->bytes_before;
+		f->clean_mbps = f->full_start && f->stalled_s > 0 && later ? later / 1e6 / f->stalled_s : NAN;
 	}
 	free(len);
 	free(per);
+}
+
+/* How long a drive whose cache was full at the start should idle before a
+ * re-test: a cache of up to CACHE_ASSUMED (or the span, when smaller)
+ * drained at the measured cleaning rate, else at the run's write rate. */
+static void
+idle_advice(struct smr_fig *f, double span, double mbps)
+{
+	f->idle_rate = f->clean_mbps > 0 ? f->clean_mbps : mbps;
+	f->idle_cache = span > 0 && span < CACHE_ASSUMED ? span : CACHE_ASSUMED;
+	f->idle_min = f->full_start && f->idle_rate > 0 ? ceil(f->idle_cache / (f->idle_rate * 1e6) / 60) : NAN;
 }
 
 /* Seconds as a technician reads them: 63.2, 0.42 */
@@ -438,30 +429,70 @@ judge(const struct smr_prior *P, const struct smr_fig *f, enum verdict_level *lv
 	return CALL_UNKNOWN;
 }
 
+/* The measurement in one sentence: the rate until the first stall, the
+ * stalls, and the media cache (or that it was not empty at the start). */
+static void
+what_text(char *what, size_t n, const struct smr_fig *f, const struct target_result *tr, const char *bs)
+{
+	char a[32], b[32], c[32], s1[16], s2[16], s3[16], cache[112];
+	if (f->full_start && isfinite(f->idle_min))
+		snprintf(cache, sizeof(cache), "the media cache was not empty at the start: idle the drive "
+			 "~%.0f min, then re-test to measure it", f->idle_min);
+	else if (f->full_start)
+		snprintf(cache, sizeof(cache), "the media cache was not empty at the start: idle the drive, "
+			 "then re-test to measure it");
+	else
+		snprintf(cache, sizeof(cache), "media cache ~%s MB", grp(b, sizeof(b), f->cache_mb));
+	char head[96];	/* what came before the first stall */
+	if (f->full_start)
+		snprintf(head, sizeof(head), "%s random writes stalled after %s MB:", bs, grp(a, sizeof(a), f->cache_mb));
+	else
+		snprintf(head, sizeof(head), "%s random writes at %s IOPS for %s s, then", bs,
+			 grp(a, sizeof(a), f->before_iops), secs(s1, sizeof(s1), f->before_s));
+	if (f->n >= 2)
+		snprintf(what, n, "%s a %s s stall every %s s; %s", head, secs(s2, sizeof(s2), f->len_med),
+			 secs(s3, sizeof(s3), f->period), cache);
+	else if (f->n == 1)
+		snprintf(what, n, "%s a stall of %s%s s%s; %s", head, f->open_end ? "at least " : "",
+			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "", cache);
+	else
+		snprintf(what, n, "no stalls in %s s of %s random writes (%s IOPS, %s MB written)",
+			 f->secs >= 10 ? grp(c, sizeof(c), f->secs) : secs(s1, sizeof(s1), f->secs), bs, grp(a, sizeof(a), f->iops), grp(b, sizeof(b), tr->bytes / 1e6));
+}
+
+/* What the bytes before the first stall say of the media cache. */
+static void
+cache_evidence(struct verdict *v, const struct smr_fig *f)
+{
+	char a[32], b[32];
+	if (f->first && f->full_start) {
+		verdict_evidence(v, "%s MB written before the first stall, under %llu MB: the media cache was "
+				 "not empty at the start (a write run just before filled it); its size is not "
+				 "measured", grp(a, sizeof(a), f->cache_mb), FULL_START_BYTES >> 20);
+		if (isfinite(f->idle_min))
+			verdict_evidence(v, "idle ~%.0f min (no writes) before re-testing: a media cache of up to "
+					 "%.1f GB (assumed) cleaned at %.1f MB/s (%s)", f->idle_min,
+					 f->idle_cache / 1e9, f->idle_rate, f->clean_mbps > 0
+					 ? "written per second stalled, from the first stall on"
+					 : "this run's write rate");
+	} else if (f->first) {
+		verdict_evidence(v, "%s MB written before the first stall (the media-cache estimate), "
+				 "%s IOPS = %.1f MB/s", grp(a, sizeof(a), f->cache_mb),
+				 grp(b, sizeof(b), f->before_iops), f->before_mbps);
+	}
+}
+
 static void
 verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	    const struct smr_prior *P, const struct smr_fig *f, const struct target_result *tr,
 	    double thr_s)
 {
-	char a[32], b[32], c[32], bs[16], s1[16], s2[16], s3[16];
+	char c[32], bs[16], s1[16], s3[16];
 	size_text(bs, sizeof(bs), p->params.bs);
 	enum verdict_level lv;
 	enum smr_call call = judge(P, f, &lv);
-	char what[200];
-	if (f->n >= 2)
-		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %s s, then a %s s stall "
-			 "every %s s; media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops),
-			 secs(s1, sizeof(s1), f->before_s), secs(s2, sizeof(s2), f->len_med),
-			 secs(s3, sizeof(s3), f->period), grp(b, sizeof(b), f->cache_mb));
-	else if (f->n == 1)
-		snprintf(what, sizeof(what), "%s random writes at %s IOPS for %s s, then a stall of %s%s s%s; "
-			 "media cache ~%s MB", bs, grp(a, sizeof(a), f->before_iops),
-			 secs(s1, sizeof(s1), f->before_s), f->open_end ? "at least " : "",
-			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "",
-			 grp(b, sizeof(b), f->cache_mb));
-	else
-		snprintf(what, sizeof(what), "no stalls in %s s of %s random writes (%s IOPS, %s MB written)",
-			 f->secs >= 10 ? grp(c, sizeof(c), f->secs) : secs(s1, sizeof(s1), f->secs), bs, grp(a, sizeof(a), f->iops), grp(b, sizeof(b), tr->bytes / 1e6));
+	char what[280];
+	what_text(what, sizeof(what), f, tr, bs);
 	struct verdict *v;
 	const char *name = tr->target;
 	switch (call) {
@@ -513,14 +544,10 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	if (f->n >= 2)
 		verdict_evidence(v, "stalls every %s s (median between starts)%s", secs(s3, sizeof(s3), f->period),
 				 f->regular ? ", regular" : ", irregular");
-	if (f->first) {
-		verdict_evidence(v, "%s MB written before the first stall (the media-cache estimate), "
-				 "%s IOPS = %.1f MB/s", grp(a, sizeof(a), f->cache_mb),
-				 grp(b, sizeof(b), f->before_iops), f->before_mbps);
-		if (f->n >= 2)
-			verdict_evidence(v, "from the first stall on: %s IOPS, stalls included",
-					 grp(c, sizeof(c), f->between_iops));
-	}
+	cache_evidence(v, f);
+	if (f->first && f->n >= 2)
+		verdict_evidence(v, "from the first stall on: %s IOPS, stalls included",
+				 grp(c, sizeof(c), f->between_iops));
 	if (tr->lat.known)
 		verdict_evidence(v, "latency p99 %.1f ms, p99.9 %.1f ms, max %.1f ms", tr->lat.p99 / 1e3,
 				 tr->lat.p999 / 1e3, tr->lat.max / 1e3);
@@ -561,79 +588,6 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 	}
 }
 
-static void
-add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr_io *const *io,
-	   const char *const *call, size_t n, const struct step_result *sr, uint64_t thr)
-{
-	static const struct result_col sc[] = {
-		{ "target", "target", COL_STR, "", 0 },
-		{ "iops_before", "IOPS before", COL_DBL, "", 0 },
-		{ "mbps_before", "rate before", COL_DBL, "MB/s", 1 },
-		{ "secs_before", "until stall", COL_DBL, "s", 2 },
-		{ "cache_mb", "cache ~", COL_DBL, "MB", 0 },
-		{ "stalls", "stalls", COL_INT, "", 0 },
-		{ "stall_s", "stall", COL_DBL, "s", 2 },
-		{ "stall_max_s", "longest", COL_DBL, "s", 2 },
-		{ "period_s", "every", COL_DBL, "s", 1 },
-		{ "p999_ms", "p99.9", COL_DBL, "ms", 1 },
-		{ "max_ms", "max", COL_DBL, "ms", 1 },
-		{ "verdict", "verdict", COL_STR, "", 0 },
-	};
-	struct result_table *t = result_table_add(r, "smr", "Random writes: stalls and the media cache",
-						  sc, ARRAY_SIZE(sc));
-	for (size_t k = 0; t && k < n; k++) {
-		const struct smr_fig *f = &fig[k];
-		const struct target_result *tr = &sr->res[k];
-		if (table_add_row(t))
-			break;
-		size_t row = t->n_rows - 1;
-		table_set_str(t, row, 0, tr->target);
-		table_set_dbl(t, row, 1, f->first ? f->before_iops : NAN);
-		table_set_dbl(t, row, 2, f->first ? f->before_mbps : NAN);
-		table_set_dbl(t, row, 3, f->first ? f->before_s : NAN);
-		table_set_dbl(t, row, 4, f->first ? f->cache_mb : NAN);
-		table_set_int(t, row, 5, (int64_t)f->n);
-		table_set_dbl(t, row, 6, f->n ? f->len_med : NAN);
-		table_set_dbl(t, row, 7, f->n ? f->len_max : NAN);
-		table_set_dbl(t, row, 8, f->period);
-		table_set_dbl(t, row, 9, tr->lat.known ? tr->lat.p999 / 1e3 : NAN);
-		table_set_dbl(t, row, 10, tr->lat.known ? tr->lat.max / 1e3 : NAN);
-		table_set_str(t, row, 11, call[k]);
-	}
-	static const struct result_col gc[] = {
-		{ "target", "target", COL_STR, "", 0 },
-		{ "stall", "stall", COL_INT, "", 0 },
-		{ "at_s", "at", COL_DBL, "s", 2 },
-		{ "length_s", "length", COL_DBL, "s", 2 },
-		{ "since_prev_s", "since last", COL_DBL, "s", 2 },
-		{ "written_mb", "written before", COL_DBL, "MB", 0 },
-	};
-	t = NULL;
-	for (size_t k = 0; k < n; k++) {
-		const struct smr_gap *prev = NULL;
-		size_t rows = 0;
-		for (size_t i = 0; i <= io[k]->n_gaps && rows < STALL_ROWS; i++) {
-			const struct smr_gap *g = i < io[k]->n_gaps ? &io[k]->gap[i]
-						  : fig[k].open_end ? &fig[k].tail : NULL;
-			if (!g || g->len_ns < thr)
-				continue;
-			if (!t && !(t = result_table_add(r, "stalls", "Stalls: no completion for the stall time",
-							 gc, ARRAY_SIZE(gc))))
-				return;
-			if (table_add_row(t))
-				return;
-			size_t row = t->n_rows - 1;
-			table_set_str(t, row, 0, sr->res[k].target);
-			table_set_int(t, row, 1, (int64_t)++rows);
-			table_set_dbl(t, row, 2, g->start_ns / 1e9);
-			table_set_dbl(t, row, 3, g->len_ns / 1e9);
-			table_set_dbl(t, row, 4, prev ? (g->start_ns - prev->start_ns) / 1e9 : NAN);
-			table_set_dbl(t, row, 5, g->bytes_before / 1e6);
-			prev = g;
-		}
-	}
-}
-
 static int
 smr_finish(struct bench_ctx *c, struct run_result *r)
 {
@@ -671,6 +625,10 @@ smr_finish(struct bench_ctx *c, struct run_result *r)
 		io[k] = (const struct smr_io *)((const char *)c->io_state + i * sizeof(struct smr_io));
 		const struct target_result *tr = &sr->res[k];
 		figures(io[k], tr, thr, &fig[k]);
+		uint64_t s0 = 0, s1 = 0;
+		if (t)
+			plan_region(p, t, &s0, &s1);
+		idle_advice(&fig[k], (double)(s1 - s0), tr->mbps);
 		enum verdict_level lv;
 		call[k] = call_name[judge(P, &fig[k], &lv)];
 		if (!tr->ios) {
@@ -683,7 +641,7 @@ smr_finish(struct bench_ctx *c, struct run_result *r)
 			strlist_addf(&r->notes, "%s: more than %d pauses of 100 ms+: the later ones are "
 				     "counted in the latency figures only", tr->target, MAX_GAPS);
 	}
-	add_tables(r, fig, io, call, n < st->n ? n : st->n, sr, thr);
+	smr_add_tables(r, fig, io, call, n < st->n ? n : st->n, sr, thr);
 	free(fig);
 	free(io);
 	free((void *)call);

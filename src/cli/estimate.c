@@ -117,6 +117,13 @@ estimate_cli(int argc, char **argv)
 		free(in);
 		goto out;
 	}
+	char why[256];
+	if (estimate_check(in, drives, why, sizeof(why))) {
+		fprintf(stderr, "diskscope estimate: %s: no estimate: %s\n", rates == &res[0] ? files[0] : files[1],
+			why);
+		free(in);
+		goto out;
+	}
 	snprintf(out.test, sizeof(out.test), "estimate");
 	out.started = rates->started;
 	for (size_t i = 0; i < rates->targets.n; i++)

@@ -25,6 +25,9 @@ void progress_line(const struct run_snapshot *s, bool final);
  * two writers must not share one file.  0 or -errno + err. */
 int output_check(const char *path, const char *opt, char *err, size_t errlen);
 int output_check_distinct(const struct run_outputs *out, char *err, size_t errlen);
-/* The JSON for a run that could not start, and why. */
-void output_failed_json(const struct plan *p, const char *path, const char *why, bool interrupted);
+/* Every output asked for (--json, --csv, --text) of a run that could not
+ * start, and why: failed true; refused: the guard's rule and sentence.
+ * 0 or the last writer's -errno (said on stderr). */
+int output_failed(const struct plan *p, const struct run_outputs *out, const char *why, bool interrupted,
+		  bool refused);
 #endif

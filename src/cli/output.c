@@ -72,12 +72,48 @@ output_check_distinct(const struct run_outputs *out, char *err, size_t errlen)
 	return 0;
 }
 
-/* A result document for a run that could not start (a target that would not
- * open, a scratch directory that is full or read-only). */
-void
-output_failed_json(const struct plan *p, const char *path, const char *why, bool interrupted)
+/* The guard's rule behind a refusal sentence (io/guard.h: one sentence
+ * "refused: ..." per rule), first match; the sentence itself is the
+ * evidence.  A wording not listed still refuses, as rule "guard". */
+static const struct {
+	const char *says, *rule;
+} refusal_rules[] = {
+	{ "--destroy-data", "confirmation" },
+	{ "is now another drive", "identity" },
+	{ "is the drive you confirmed", "identity" },
+	{ "its identity cannot be read", "identity" },
+	{ "(exclusive open", "exclusive_open" },
+	{ "holds /", "system_disk" },
+	{ "holding /", "system_disk" },
+	{ "devices under /", "system_disk" },
+	{ "mounted", "mounted" },
+	{ "(holders)", "holders" },
+	{ "what holds", "holders" },
+	{ "swap", "swap" },
+	{ "partition", "device_family" },
+	{ "users cannot be checked", "device_family" },
+	{ "did not create", "scratch_file" },
+	{ "host-managed zones", "host_managed" },
+};
+
+static const char *
+refusal_rule(const char *why)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(refusal_rules); i++)
+		if (strstr(why, refusal_rules[i].says))
+			return refusal_rules[i].rule;
+	return "guard";
+}
+
+/* Every output asked for, for a run that could not start (a target that
+ * would not open, a scratch directory that is full or read-only, a write
+ * the guard refused): failed, nothing measured, and why. */
+int
+output_failed(const struct plan *p, const struct run_outputs *out, const char *why, bool interrupted,
+	      bool refused)
 {
 	struct run_result r;
+	int bad = 0;
 	memset(&r, 0, sizeof(r));
 	snprintf(r.test, sizeof(r.test), "%s", p->test ? p->test->name : "");
 	for (size_t i = 0; i < p->user_targets.n; i++)
@@ -85,10 +121,23 @@ output_failed_json(const struct plan *p, const char *path, const char *why, bool
 	r.params = p->params;
 	r.started = time(NULL);
 	r.interrupted = interrupted;
+	r.failed = true;
+	if (refused) {
+		const char *s = strstr(why, "refused: ");
+		snprintf(r.refused_rule, sizeof(r.refused_rule), "%s", refusal_rule(why));
+		snprintf(r.refused_evidence, sizeof(r.refused_evidence), "%s", s ? s : why);
+	}
 	strlist_addf(&r.notes, "not started: %s", why);
-	int rc = run_json_write(&r, path);
-	if (rc)
-		fprintf(stderr, "diskscope: --json %s: %s\n", path, strerror(-rc));
+	for (size_t i = 0; i < writer_count && i < WRITER_MAX; i++) {
+		if (!out->path[i])
+			continue;
+		int rc = writer_table[i].write(&r, out->path[i]);
+		if (rc) {
+			fprintf(stderr, "diskscope: --%s %s: %s\n", writer_table[i].name, out->path[i], strerror(-rc));
+			bad = rc;
+		}
+	}
 	run_result_free(&r);
+	return bad;
 }
 

@@ -82,17 +82,18 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	}
 	if (rc) {
 		int sig = signals_caught();
+		/* -EPERM on a write is the guard's refusal; on a read it is the
+		 * device refusing the open: a target that cannot be used, like a
+		 * missing one, is bad input */
+		bool refused = !sig && rc == -EPERM && p.topts.write;
 		fprintf(stderr, "diskscope: %s\n", err);
-		if (out.json)	/* the JSON records what happened: nothing ran, and why */
-			output_failed_json(&p, out.json, err, sig != 0);
+		/* the outputs record what happened: nothing ran, and why */
+		(void)output_failed(&p, &out, err, sig != 0, refused);
 		signals_restore(&saved);
 		plan_free(&p);
 		if (sig)
 			return 128 + sig;
-		/* -EPERM on a write is the guard's refusal; on a read it is the
-		 * device refusing the open: a target that cannot be used, like a
-		 * missing one, is bad input */
-		if (rc == -EPERM && p.topts.write)
+		if (refused)
 			return EXIT_REFUSED;
 		return rc == -ENOENT || rc == -EINVAL || rc == -ENOTBLK || rc == -ENODEV ||
 			rc == -ENXIO || rc == -EPERM || rc == -EACCES ? EXIT_USAGE : EXIT_PROBLEMS;

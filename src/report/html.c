@@ -243,7 +243,7 @@ kv_row(FILE *f, const char *k, const char *v)
 static void
 run_header(FILE *f, const struct run_result *r)
 {
-	char b[256], b2[64];
+	char b[400], b2[64];
 	fputs("<table class=\"kv\">\n", f);
 	kv_row(f, "run id", r->run_id);
 	kv_row(f, "test", r->test);
@@ -289,8 +289,13 @@ run_header(FILE *f, const struct run_result *r)
 		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
 		kv_row(f, "link ceiling", b);
 	}
-	if (r->interrupted || r->failed)
-		kv_row(f, "state", r->interrupted ? "interrupted: partial result" : "a step could not run (see notes)");
+	if (r->refused_rule[0]) {
+		snprintf(b, sizeof b, "refused by the guard (rule: %s): %s", r->refused_rule, r->refused_evidence);
+		kv_row(f, "state", b);
+	} else if (r->interrupted || r->failed) {
+		kv_row(f, "state", r->interrupted ? "interrupted: partial result"
+			: r->n_steps ? "a step could not run (see notes)" : "not started (see notes)");
+	}
 	fputs("</table>\n", f);
 }
 

@@ -96,6 +96,12 @@ run_csv_print(FILE *f, const struct run_result *r)
 	}
 	for (size_t i = 0; i < r->n_tables; i++)
 		table_csv(f, &r->tables[i]);
+	if (r->refused_rule[0]) {	/* as a table: the guard's rule and sentence */
+		fprintf(f, "\ntable,refused\nrule,evidence\n\"%s\",\"", r->refused_rule);
+		for (const char *p = r->refused_evidence; *p; p++)
+			fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
+		fputs("\"\n", f);
+	}
 }
 
 int

@@ -333,6 +333,12 @@ run_json(const struct run_result *r)
 	json_object_object_add(o, "verdicts", v);
 	json_object_object_add(o, "notes", jlist(&r->notes));
 	json_object_object_add(o, "failed", json_object_new_boolean(r->failed));
+	struct json_object *ref = NULL;
+	if (r->refused_rule[0] && (ref = json_object_new_object())) {
+		json_object_object_add(ref, "rule", json_object_new_string(r->refused_rule));
+		json_object_object_add(ref, "evidence", json_object_new_string(r->refused_evidence));
+	}
+	json_object_object_add(o, "refused", ref);	/* null: not refused */
 	struct json_object *tabs = json_object_new_array();
 	for (size_t i = 0; i < r->n_tables; i++)
 		json_object_array_add(tabs, table_json(&r->tables[i]));

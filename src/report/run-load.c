@@ -399,6 +399,22 @@ verdicts_check(struct run_result *r)
 	}
 }
 
+/* "refused": null, or the guard's rule (never empty) and sentence. */
+static int
+refused_load(struct ld *L, struct json_object *ref, struct run_result *r)
+{
+	if (!ref)
+		return 0;
+	if (!json_object_is_type(ref, json_type_object))
+		return ld_bad(L, "refused", "not an object or null");
+	snprintf(L->where, sizeof L->where, "refused");
+	gs(L, ref, "rule", r->refused_rule, sizeof(r->refused_rule));
+	gs(L, ref, "evidence", r->refused_evidence, sizeof(r->refused_evidence));
+	int rc = L->err[0] ? -EINVAL : !r->refused_rule[0] ? ld_bad(L, "rule", "missing or empty") : 0;
+	L->where[0] = 0;
+	return rc;
+}
+
 int
 run_json_from_object(struct json_object *o, struct run_result *r, char *err, size_t errlen)
 {
@@ -536,7 +552,9 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	if (!rc) {
 		struct json_object *fl = get(o, "failed");
 		r->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
-		rc = identity_load(&L, get(o, "identity"), r);
+		rc = refused_load(&L, get(o, "refused"), r);
+		if (!rc)
+			rc = identity_load(&L, get(o, "identity"), r);
 	}
 	if (!rc)
 		rc = tables_load(&L, get(o, "tables"), r);

@@ -165,6 +165,8 @@ run_text_print(FILE *f, const struct run_result *r)
 		for (size_t k = 0; k < r->verdicts[i].evidence.n; k++)
 			fprintf(f, "  - %s\n", r->verdicts[i].evidence.v[k]);
 	}
+	if (r->refused_rule[0])
+		fprintf(f, "guard: %s (rule: %s)\n", r->refused_evidence, r->refused_rule);
 	for (size_t i = 0; i < r->notes.n; i++)
 		fprintf(f, "note: %s\n", r->notes.v[i]);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "run/estimate.h"
@@ -82,7 +83,7 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 	/* the slowest measured drive paces every stripe */
 	double rd = NAN, wr = NAN, sus = NAN;
 	uint64_t cap = 0;
-	bool cap_known = false, smr = false;
+	bool cap_unknown = !in->n, smr = false;
 	for (size_t i = 0; i < in->n; i++) {
 		const struct est_drive *d = &in->d[i];
 		double r = rate_of(d, false), w = rate_of(d, true);
@@ -98,10 +99,11 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 			sus = s;
 			smr = isfinite(d->rewrite_mbps) && d->rewrite_mbps > 0;
 		}
-		if (d->capacity.known && (!cap_known || d->capacity.v < cap)) {
+		/* the smallest member bounds a rebuild: one unknown, all unknown */
+		if (!d->capacity.known)
+			cap_unknown = true;
+		else if (!cap || d->capacity.v < cap)
 			cap = d->capacity.v;
-			cap_known = true;
-		}
 	}
 	if (!isfinite(rd))
 		return -EINVAL;
@@ -120,7 +122,7 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 			out->write_capped = true;
 		}
 	}
-	if (l != EST_RAID0 && cap_known && isfinite(sus)) {
+	if (l != EST_RAID0 && !cap_unknown && cap && isfinite(sus)) {
 		/* the new member is written at its sustained rate while the
 		 * survivors are read; all of it crosses the controller */
 		double rate = sus;
@@ -135,31 +137,33 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 
 /* ---- reading a result ---- */
 
+/* A step names a target "loop0", a table or the identity "/dev/loop0": one
+ * drive either way. */
+static const char *
+short_name(const char *s)
+{
+	return !strncmp(s, "/dev/", 5) ? s + 5 : s;
+}
+
+static bool
+same_target(const char *a, const char *b)
+{
+	return !strcmp(short_name(a), short_name(b));
+}
+
 static struct est_drive *
 drive_named(struct est_input *in, const char *name)
 {
 	for (size_t i = 0; i < in->n; i++)
-		if (!strcmp(in->d[i].name, name))
+		if (same_target(in->d[i].name, name))
 			return &in->d[i];
 	if (in->n >= EST_MAX_DRIVES)
 		return NULL;
 	struct est_drive *d = &in->d[in->n++];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->name, sizeof(d->name), "%s", short_name(name));
 	d->read_mbps = d->write_mbps = d->rewrite_mbps = NAN;
 	return d;
-}
-
-static void
-take_rate(struct est_drive *d, const struct target_result *t)
-{
-	double rd = t->read_mbps > 0 ? t->read_mbps : t->write_mbps > 0 ? NAN : t->mbps;
-	if (rd > 0 && isfinite(rd))
-		d->read_mbps = rd;
-	if (t->write_mbps > 0)
-		d->write_mbps = t->write_mbps;
-	if (!(d->read_mbps > 0) && t->write_mbps > 0)
-		d->read_mbps = t->write_mbps;
 }
 
 static int
@@ -171,72 +175,128 @@ col_of(const struct result_table *t, const char *name)
 	return -1;
 }
 
-int
-estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in)
+/* Where a drive's rate came from, best last: a pass's step, a solo pass, a
+ * table of each target's average over its whole region (a surface scan). */
+enum rate_src { SRC_NONE, SRC_STEP, SRC_SOLO, SRC_TABLE };
+
+struct rate_pick {
+	enum rate_src src;
+	size_t active;		/* SRC_STEP: drives in the step */
+	uint64_t bytes;		/* SRC_STEP: what the drive moved in it */
+};
+
+/* A step's result counts when it is the drive's sustained pass: a
+ * sequential pure read (or pure write), with the fewest drives beside it,
+ * and of those the one that moved the most bytes; a surface's burst,
+ * access-time and re-read steps move far fewer bytes than its scan. */
+static void
+take_step(struct est_drive *d, struct rate_pick pk[2], const struct step_result *sr,
+	  const struct target_result *t, const struct run_params *rp)
 {
-	uint64_t scanned[EST_MAX_DRIVES] = { 0 };	/* surface: bytes scanned, 0 unknown */
-	memset(in, 0, sizeof(*in));
+	const char *pat = sr->pattern[0] ? sr->pattern : rp->pattern;
+	int mix = sr->bs ? sr->rw_mix : rp->rw_mix;
+	if (strcmp(pat, "seq") || (mix != 100 && mix != 0))
+		return;
+	bool wr = mix == 0;
+	double v = wr ? t->write_mbps : t->read_mbps > 0 ? t->read_mbps : t->mbps;
+	struct rate_pick *p = &pk[wr];
+	if (!(v > 0) || !isfinite(v) || p->src > SRC_STEP ||
+	    (p->src == SRC_STEP && (sr->n_res > p->active || (sr->n_res == p->active && t->bytes <= p->bytes))))
+		return;
+	*p = (struct rate_pick){ SRC_STEP, sr->n_res, t->bytes };
+	if (wr)
+		d->write_mbps = v;
+	else
+		d->read_mbps = v;
+}
+
+static void
+take_rates(const struct run_result *r, struct est_input *in, struct rate_pick (*pk)[2])
+{
 	for (size_t i = 0; i < r->n_solo; i++) {
-		struct est_drive *d = drive_named(in, r->solo[i].target);
-		if (d)
-			take_rate(d, &r->solo[i]);
+		const struct target_result *t = &r->solo[i];
+		struct est_drive *d = drive_named(in, t->target);
+		if (!d)
+			continue;
+		struct rate_pick *p = pk[d - in->d];
+		if (t->read_mbps > 0 || (t->mbps > 0 && !(t->write_mbps > 0))) {
+			d->read_mbps = t->read_mbps > 0 ? t->read_mbps : t->mbps;
+			p[0].src = SRC_SOLO;
+		}
+		if (t->write_mbps > 0) {
+			d->write_mbps = t->write_mbps;
+			p[1].src = SRC_SOLO;
+		}
 	}
-	/* the others (a sweep's first drive has no solo pass): each at its
-	 * rate alone when a step ran it alone, else in the first step that
-	 * ran it */
-	size_t n_solo = in->n;
 	for (size_t s = 0; s < r->n_steps; s++) {
 		const struct step_result *sr = &r->steps[s];
 		for (size_t k = 0; !sr->failed && k < sr->n_res; k++) {
 			struct est_drive *d = drive_named(in, sr->res[k].target);
-			if (d && d >= in->d + n_solo && (sr->n_res == 1 || !(d->read_mbps > 0)))
-				take_rate(d, &sr->res[k]);
+			if (d)
+				take_step(d, pk[d - in->d], sr, &sr->res[k], &r->params);
 		}
 	}
-	/* a table with each target's average over its whole region (a surface
-	 * scan's): the drive's sustained rate, where the steps' figure includes
-	 * re-reads.  Found by its columns, whatever the test. */
+	/* found by its columns, whatever the test */
 	for (size_t i = 0; i < r->n_tables; i++) {
 		const struct result_table *t = &r->tables[i];
-		int ct = col_of(t, "target"), ca = col_of(t, "avg_mbps"), cs = col_of(t, "scanned");
+		int ct = col_of(t, "target"), ca = col_of(t, "avg_mbps"), cm = col_of(t, "mode");
 		for (size_t row = 0; ct >= 0 && ca >= 0 && row < t->n_rows; row++) {
 			const struct result_cell *n = &t->cells[row * t->n_cols + (size_t)ct];
 			const struct result_cell *a = &t->cells[row * t->n_cols + (size_t)ca];
 			if (!n->known || !n->s || !a->known || !(a->d > 0))
 				continue;
 			struct est_drive *d = drive_named(in, n->s);
-			if (!d)
-				continue;
-			d->read_mbps = a->d;
-			if (cs >= 0 && t->cells[row * t->n_cols + (size_t)cs].known) {
-				scanned[d - in->d] = (uint64_t)t->cells[row * t->n_cols + (size_t)cs].i;
+			if (d) {
+				const struct result_cell *m = cm >= 0 ? &t->cells[row * t->n_cols + (size_t)cm] : NULL;
+				d->read_mbps = a->d;
+				d->sampled = m && m->known && m->s && !strcmp(m->s, "quick");
+				pk[d - in->d][0].src = SRC_TABLE;
 			}
 		}
 	}
+	/* a read rate is needed; a write-only pass stands in for it */
+	for (size_t i = 0; i < in->n; i++)
+		if (!(in->d[i].read_mbps > 0) && in->d[i].write_mbps > 0)
+			in->d[i].read_mbps = in->d[i].write_mbps;
+}
+
+/* Capacity and model from the run's identity block (the inventory's, or
+ * the opened device's size), never from the bytes a scan covered. */
+static void
+take_identity(const struct run_result *r, struct est_drive *d)
+{
+	for (size_t k = 0; k < r->n_ident && k < r->ident_targets.n; k++) {
+		const struct target_ident *id = &r->ident[k];
+		if (same_target(r->ident_targets.v[k], d->name) || (id->drive_id[0] && !strcmp(id->drive_id, d->name))) {
+			d->capacity = id->capacity;
+			strtrimcpy(d->model, sizeof(d->model), id->model);
+		}
+	}
+	for (size_t s = 0; !d->model[0] && s < r->n_steps; s++)
+		for (size_t k = 0; k < r->steps[s].n_res; k++)
+			if (same_target(r->steps[s].res[k].target, d->name) && r->steps[s].res[k].model[0])
+				strtrimcpy(d->model, sizeof(d->model), r->steps[s].res[k].model);
+}
+
+int
+estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in)
+{
+	struct rate_pick (*pk)[2] = calloc(EST_MAX_DRIVES, sizeof(*pk));
+	memset(in, 0, sizeof(*in));
+	if (!pk)
+		return -ENOMEM;
+	take_rates(r, in, pk);
+	free(pk);
 	/* drop drives with nothing measured */
 	size_t w = 0;
 	for (size_t i = 0; i < in->n; i++)
-		if (in->d[i].read_mbps > 0) {
-			scanned[w] = scanned[i];
+		if (in->d[i].read_mbps > 0)
 			in->d[w++] = in->d[i];
-		}
 	in->n = w;
 	if (!in->n)
 		return -ENOENT;
 	for (size_t i = 0; i < in->n; i++)
-		for (size_t k = 0; k < r->n_ident && k < r->ident_targets.n; k++) {
-			const char *it = r->ident_targets.v[k], *base = strrchr(it, '/');
-			if (!strcmp(it, in->d[i].name) || (base && !strcmp(base + 1, in->d[i].name)) ||
-			    (r->ident[k].drive_id[0] && !strcmp(r->ident[k].drive_id, in->d[i].name)))
-				in->d[i].capacity = r->ident[k].capacity;
-		}
-	/* no capacity from the inventory: what a surface scan covered */
-	for (size_t i = 0; i < in->n; i++)
-		if (!in->d[i].capacity.known && scanned[i]) {
-			in->d[i].capacity.known = true;
-			in->d[i].capacity.v = scanned[i];
-			in->scanned_capacity = true;
-		}
+		take_identity(r, &in->d[i]);
 	/* the controller's measured aggregate caps only when it saturated */
 	bool knee = false;
 	for (size_t i = 0; i < r->n_verdicts; i++)
@@ -252,8 +312,70 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 			continue;
 		for (size_t k = 0; k < sr->n_res; k++)
 			for (size_t i = 0; i < in->n; i++)
-				if (!strcmp(in->d[i].name, sr->res[k].target) && sr->res[k].mbps > 0)
+				if (same_target(in->d[i].name, sr->res[k].target) && sr->res[k].mbps > 0)
 					in->d[i].rewrite_mbps = sr->res[k].mbps;
+	}
+	return 0;
+}
+
+static void
+cap_text(uint64_t b, char *out, size_t n)
+{
+	if (b >= 1000000000000ULL)
+		snprintf(out, n, "%.2f TB", b / 1e12);
+	else if (b >= 1000000000ULL)
+		snprintf(out, n, "%.0f GB", b / 1e9);
+	else
+		snprintf(out, n, "%.0f MB", b / 1e6);
+}
+
+int
+estimate_check(const struct est_input *in, unsigned drives, char *why, size_t n)
+{
+	if (!in->n) {
+		snprintf(why, n, "no drive rate measured");
+		return -ENOENT;
+	}
+	if (in->n == 1 && !drives) {
+		snprintf(why, n, "one drive measured (%s): an array of drives like it needs their count "
+			 "(diskscope estimate RESULT.json --drives N)", in->d[0].name);
+		return -EINVAL;
+	}
+	/* unlike drives: the arithmetic of like members would not hold */
+	const char *m0 = NULL, *m1 = NULL;
+	size_t models = 0;
+	uint64_t lo = 0, hi = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct est_drive *d = &in->d[i];
+		bool seen = false;
+		for (size_t j = 0; d->model[0] && j < i; j++)
+			seen |= !strcmp(in->d[j].model, d->model);
+		if (d->model[0] && !seen) {
+			models++;
+			if (!m0)
+				m0 = d->model;
+			else if (!m1)
+				m1 = d->model;
+		}
+		if (d->capacity.known) {
+			if (!lo || d->capacity.v < lo)
+				lo = d->capacity.v;
+			if (d->capacity.v > hi)
+				hi = d->capacity.v;
+		}
+	}
+	bool sizes = lo && (double)hi > 1.01 * (double)lo;
+	if (models > 1 || sizes) {
+		char a[24], b[24], ms[160] = "";
+		cap_text(lo, a, sizeof(a));
+		cap_text(hi, b, sizeof(b));
+		if (models > 1)
+			snprintf(ms, sizeof(ms), "%zu models (%s, %s%s)%s", models, m0, m1, models > 2 ? ", ..." : "",
+				 sizes ? ", " : "");
+		snprintf(why, n, "the %zu drives are not alike: %s%s%s%s%s: estimate an array of like drives from "
+			 "their own run", in->n, ms, sizes ? "sizes " : "", sizes ? a : "", sizes ? " to " : "",
+			 sizes ? b : "");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -269,10 +391,11 @@ estimate_add_table(struct run_result *r, const struct est_input *in, int only, u
 		{ "rebuild_min", "rebuild", COL_DBL, "min", 0 },
 		{ "note", "note", COL_STR, "", 0 },
 	};
-	if (!in->n)
-		return -ENOENT;
-	/* one drive measured: a 4-drive array of it, the seed's usual size */
-	unsigned n = drives ? drives : in->n > 1 ? (unsigned)in->n : 4;
+	char why[256];
+	int e = estimate_check(in, drives, why, sizeof(why));
+	if (e)
+		return e;
+	unsigned n = drives ? drives : (unsigned)in->n;
 	struct result_table *t = result_table_add(r, "estimate", "Array estimate (no I/O: arithmetic)",
 						  cols, ARRAY_SIZE(cols));
 	if (!t)
@@ -311,10 +434,21 @@ estimate_add_table(struct run_result *r, const struct est_input *in, int only, u
 			     "(writes carry their parity across it too)", in->ctrl_cap_mbps);
 	else
 		strlist_addf(&r->notes, "estimate: no controller cap measured (no saturation seen): rates may be optimistic");
-	if (in->scanned_capacity)
-		strlist_addf(&r->notes, "estimate: capacity: the bytes the surface scan covered (the inventory had none)");
-	if (in->n == 1 && !drives)
-		strlist_addf(&r->notes, "estimate: one drive measured: the arrays are of %u drives like it", n);
+	for (size_t i = 0; i < in->n; i++)
+		if (!in->d[i].capacity.known) {
+			strlist_addf(&r->notes, "estimate: %s: capacity unknown (no identity): no rebuild time",
+				     in->d[i].name);
+			break;
+		}
+	for (size_t i = 0; i < in->n; i++)
+		if (in->d[i].sampled) {
+			strlist_addf(&r->notes, "estimate: %s: the rate of a quick scan (a seek before each sampled block): "
+				     "a lower bound; a full scan measures the sustained rate", in->d[i].name);
+			break;
+		}
+	if (n != in->n)
+		strlist_addf(&r->notes, "estimate: %zu drive%s measured: the arrays are of %u drives like %s", in->n,
+			     in->n == 1 ? "" : "s", n, in->n == 1 ? "it" : "them");
 	strlist_addf(&r->notes, "estimate: rebuild = the smallest member's capacity / the slowest sustained write "
 		     "(a DM-SMR drive's rewrite rate when an smr result gives it), an idle array");
 	return 0;
@@ -324,6 +458,11 @@ void
 estimate_finish(struct run_result *r)
 {
 	struct est_input in;
-	if (!estimate_input(r, NULL, &in) && in.n >= 1)
+	char why[256];
+	if (estimate_input(r, NULL, &in))
+		return;	/* nothing measured: nothing to say */
+	if (estimate_check(&in, 0, why, sizeof(why)))
+		strlist_addf(&r->notes, "estimate: left out: %s", why);
+	else
 		(void)estimate_add_table(r, &in, -1, 0);
 }

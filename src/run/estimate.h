@@ -14,17 +14,18 @@ enum est_layout { EST_RAID0, EST_RAID10, EST_RAID5, EST_RAID6, EST_NLAYOUTS };
 
 struct est_drive {
 	char name[64];
+	char model[64];		/* "" unknown */
 	double read_mbps;	/* measured sequential rate, NAN unknown */
 	double write_mbps;	/* measured sequential write, NAN unknown (read used) */
 	double rewrite_mbps;	/* DM-SMR: the smr test's rewrite rate, NAN unknown */
-	struct known_u64 capacity;	/* bytes */
+	struct known_u64 capacity;	/* bytes, from the run's identity */
+	bool sampled;		/* the rate is a quick scan's: a seek per block read */
 };
 
 struct est_input {
 	struct est_drive d[EST_MAX_DRIVES];
 	size_t n;
 	double ctrl_cap_mbps;	/* measured controller aggregate when it saturated, 0 none */
-	bool scanned_capacity;	/* a capacity is the bytes a surface scan covered */
 };
 
 struct est_row {
@@ -45,19 +46,27 @@ unsigned estimate_min_drives(enum est_layout l);
  * -EINVAL (too few drives for the layout, no drive measured). */
 int estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, struct est_row *out);
 /* The drives, rates, capacities and controller cap in a result (saturate,
- * surface, or any run): solo passes first, else each target's rate in the
- * step with the fewest active drives.  A second result (smr) may add
- * rewrite rates (smr may be NULL).  A table with "target" and "avg_mbps"
- * columns (a surface scan's) gives the average rate and, without an inventory capacity, the bytes
- * scanned.  0 / -ENOENT when nothing was measured. */
+ * surface, or any run).  A drive's rate is its sustained pass: a table's
+ * per-target average over its whole region ("target" and "avg_mbps"
+ * columns, a surface scan's), else its solo pass, else its sequential
+ * pure-read (pure-write) step with the fewest drives beside it that moved
+ * the most bytes (not a burst, access-time or re-read step).  "loop0" and
+ * "/dev/loop0" are one drive.  Capacity and model come from the identity
+ * block only.  A second result (smr) may add rewrite rates (smr may be
+ * NULL).  0 / -ENOENT when nothing was measured / -ENOMEM. */
 int estimate_input(const struct run_result *r, const struct run_result *smr, struct est_input *in);
+/* Whether an estimate of `drives` drives (0 = the measured ones) can be
+ * made: 0, or -ENOENT (nothing measured) / -EINVAL (one drive measured and
+ * no count given; drives of different models or sizes) with the reason in
+ * why. */
+int estimate_check(const struct est_input *in, unsigned drives, char *why, size_t n);
 /* Add the "estimate" table (every layout, or only `only` when >= 0, over
- * `drives` drives, 0 = the measured count, 4 when only one was measured)
- * and its assumptions as notes.  0 /
- * -ENOENT (nothing measured: no table) / -ENOMEM. */
+ * `drives` drives, 0 = the measured count) and its assumptions as notes.
+ * 0 / estimate_check's error (no table) / -ENOMEM. */
 int estimate_add_table(struct run_result *r, const struct est_input *in, int only, unsigned drives);
 /* For a test's finish: the estimate of its own result when it measured
- * something; errors are silent (the estimate is an extra). */
+ * like drives; when it cannot be made, a note says why (the estimate is an
+ * extra: no error). */
 void estimate_finish(struct run_result *r);
 
 

@@ -191,7 +191,11 @@ struct run_result {
 	size_t n_ident;
 	struct result_table *tables;
 	size_t n_tables;
-	bool failed;			/* a step could not run (error in notes) */
+	bool failed;			/* a step could not run (error in notes), or none started */
+	/* the guard refused a write run (exit 3): the rule and its sentence;
+	 * "" not refused */
+	char refused_rule[24];
+	char refused_evidence[320];
 };
 
 void run_result_free(struct run_result *r);

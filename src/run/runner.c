@@ -421,6 +421,10 @@ runner_start(struct runner *r)
 		res->n_ident = r->n_t;
 		for (size_t i = 0; i < r->n_t; i++) {
 			res->ident[i] = p->ident[i];
+			/* a device or sim drive the inventory did not list still
+			 * has a size (a scratch file's is not the drive's) */
+			if (!res->ident[i].capacity.known && r->t[i].kind != TGT_FILE && r->t[i].size)
+				res->ident[i].capacity = (struct known_u64){ true, r->t[i].size };
 			strlist_add(&res->ident_targets, r->t[i].name);
 		}
 	}

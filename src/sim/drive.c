@@ -42,6 +42,7 @@ sim_drive_new(const struct sim_drive_model *m, struct sim_ctrl *ctrl, const char
 			free(d);
 			return -ENOMEM;
 		}
+		d->cache_plain = (double)m->smr_cache_used;
 	}
 	*out = d;
 	return 0;

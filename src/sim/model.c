@@ -19,7 +19,7 @@
 /* Raw [smr] and region values before they are converted to bytes. */
 struct drive_raw {
 	struct sim_drive_model m;
-	uint64_t cache_mib, band_mib;
+	uint64_t cache_mib, band_mib, cache_used_mib;
 	int region_line[2][SIM_MAX_REGIONS];
 };
 
@@ -48,6 +48,7 @@ static const struct sim_key drive_keys[] = {
 	{ "smr", "clean_mbps", SK_DBL, OFF(clean_mbps), 0, 0.1, 100000, true, false },
 	{ "smr", "trim_clean_mbps", SK_DBL, OFF(trim_clean_mbps), 0, 0.1, 100000, false, false },
 	{ "smr", "idle_clean_mbps", SK_DBL, OFF(idle_clean_mbps), 0, 0.1, 100000, false, false },
+	{ "smr", "cache_used_mib", SK_U64, offsetof(struct drive_raw, cache_used_mib), 0, 0, 1e9, false, false },
 	{ "flaws", "slow", SK_CUSTOM, OFF(slow), 0, 0, 0, false, true },
 	{ "flaws", "unreadable", SK_CUSTOM, OFF(bad), 0, 0, 0, false, true },
 	{ "flaws", "error_ms", SK_DBL, OFF(error_ms), 0, 0, 120000, false, false },
@@ -349,6 +350,10 @@ drive_validate(struct sim_ini *p, struct drive_raw *raw)
 		if (m->smr_cache >= m->capacity)
 			return sim_ini_fail(p, sim_ini_line(p, "cache_mib"),
 					    "cache_mib: media cache larger than the disk"), -EINVAL;
+		m->smr_cache_used = raw->cache_used_mib << 20;
+		if (m->smr_cache_used > m->smr_cache)
+			return sim_ini_fail(p, sim_ini_line(p, "cache_used_mib"),
+					    "cache_used_mib: more than the media cache holds"), -EINVAL;
 		if (m->smr_band > m->smr_cache)
 			return sim_ini_fail(p, sim_ini_line(p, "band_mib"),
 					    "band_mib: band larger than the media cache"), -EINVAL;

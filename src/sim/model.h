@@ -56,6 +56,7 @@ struct sim_drive_model {
 	double clean_mbps;		/* cache freed per second while cleaning */
 	double trim_clean_mbps;		/* same, for data written over trimmed space */
 	double idle_clean_mbps;		/* cleaning while the host is idle */
+	uint64_t smr_cache_used;	/* media cache bytes in use at power-on (a write run just before) */
 	/* flaws */
 	struct sim_region slow[SIM_MAX_REGIONS];
 	size_t n_slow;

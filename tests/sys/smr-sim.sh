@@ -3,7 +3,9 @@
 # models are confirmed with the stall figures their model files imply (cache
 # size, stall = one band cleaned, period = one band written + its stall), the
 # CMR drives are CMR, the SSD is "does not apply", and the same seed gives
-# the same verdicts and tables.
+# the same verdicts and tables.  A drive whose media cache is full at the
+# start (a probe right after another) is said to be so, with no cache size
+# and the time to idle.
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
@@ -47,6 +49,7 @@ if ini.has_section("smr"):
     assert row["max_ms"] >= stall * 1e3 * 0.95, row
     assert any("listed SMR" in e for e in v["evidence"]), v["evidence"]
     assert any("media-cache estimate" in e for e in v["evidence"]), v["evidence"]
+    assert row["cache_at_start"] == "empty" and row["idle_min"] is None, row
 elif ini["drive"].get("ssd", "no") == "yes" or ini["drive"].get("rpm", "0") == "0":
     assert v["level"] == "info" and "SMR does not apply" in v["text"], v
     assert "no stalls in 120 s" in v["text"], v
@@ -99,4 +102,32 @@ else:
     assert any("does not support it" in e for e in v["evidence"]), v
 PY
 done
+# the cache full at power-on (tests/fixtures/sim/WD20EFAX-FULL.drive): the
+# stalls come at once; no cache size, the reason, how long to idle
+F=$(cd "$(dirname "$0")/../fixtures/sim" && pwd)
+"$DS" --sim-model "$F/WD20EFAX-FULL.drive" run smr sim:WD20EFAX-FULL --seed 5 --json "$T/full.json" \
+  >/dev/null 2>"$T/err" || fail "full cache: exit $?: $(tail -2 "$T/err")"
+python3 - "$T/full.json" "$M/WD20EFAX.drive" <<'PY' || fail "full cache at the start"
+import configparser, json, sys
+run = json.load(open(sys.argv[1]))["run"]
+ini = configparser.ConfigParser(inline_comment_prefixes=(";",))
+ini.read(sys.argv[2])
+s = ini["smr"]
+band = float(s["band_mib"]) * 1048576 / 1e6
+v = next(x for x in run["verdicts"] if x["kind"] == "smr")
+t = next(t for t in run["tables"] if t["name"] == "smr")
+row = dict(zip([c["name"] for c in t["columns"]], t["rows"][0]))
+print("full: " + v["text"])
+assert v["level"] == "warn" and "DM-SMR" in v["text"], v
+assert "the media cache was not empty at the start: idle the drive ~" in v["text"], v["text"]
+assert "media cache ~" not in v["text"], v["text"]
+assert row["cache_at_start"] == "not empty" and row["cache_mb"] is None, row
+assert row["iops_before"] is None, row            # nothing written before the stall: unknown, not 0
+# idle advice: 32 GB at the cleaning rate measured (the model's clean_mbps, within 10 %)
+clean = float(s["clean_mbps"])
+want = 32e9 / (clean * 1e6) / 60
+assert 0.85 * want <= row["idle_min"] <= 1.15 * want + 1, (row, want)
+assert abs(row["stall_s"] - band / clean) <= 0.05 * band / clean, row
+assert any(e.startswith("idle ~") and "32.0 GB (assumed)" in e for e in v["evidence"]), v["evidence"]
+PY
 echo PASS

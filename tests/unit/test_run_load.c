@@ -119,6 +119,33 @@ test_verdict_contradicts_steps(void **state)
 	run_result_free(&r);
 }
 
+/* A refused write run as `run` writes it: the rule and its sentence come
+ * back; a "refused" that is not an object, or has no rule, is refused. */
+#define REFUSED(X) "{\"schema\": 1, \"run\": {\"test\": \"seqwrite\", \"targets\": [\"/dev/loop3\"], " \
+	"\"steps\": [], \"verdicts\": [], \"failed\": true, \"refused\": " X "}}\n"
+
+static void
+test_refused(void **state)
+{
+	(void)state;
+	struct run_result r;
+	char err[512];
+	const char *t = REFUSED("{\"rule\": \"confirmation\", \"evidence\": "
+				"\"refused: writing /dev/loop3 needs --destroy-data=/dev/loop3\"}");
+	assert_int_equal(load_text(t, strlen(t), &r, err, sizeof err), 0);
+	assert_true(r.failed);
+	assert_string_equal(r.refused_rule, "confirmation");
+	assert_string_equal(r.refused_evidence, "refused: writing /dev/loop3 needs --destroy-data=/dev/loop3");
+	run_result_free(&r);
+	t = REFUSED("null");
+	assert_int_equal(load_text(t, strlen(t), &r, err, sizeof err), 0);
+	assert_string_equal(r.refused_rule, "");
+	run_result_free(&r);
+	refused(REFUSED("5"), "refused: not an object or null");
+	refused(REFUSED("{\"evidence\": \"x\"}"), "refused.rule: missing or empty");
+	refused(REFUSED("{\"rule\": 3}"), "refused.rule: not a string");
+}
+
 static void
 test_not_a_file(void **state)
 {
@@ -147,6 +174,7 @@ main(void)
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_verdict_contradicts_steps),
 		cmocka_unit_test(test_not_a_file),
+		cmocka_unit_test(test_refused),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	unlink(path);

@@ -28,6 +28,7 @@ static const struct bad bads[] = {
 	{ "bad-not-number.drive", 13, "access_ms: 'fast' is not a number" },
 	{ "bad-inner-above-outer.drive", 12, "inner rate 200 MB/s above outer rate 100 MB/s" },
 	{ "bad-cache-larger.drive", 20, "media cache larger than the disk" },
+	{ "bad-cache-used.drive", 24, "cache_used_mib: more than the media cache holds" },
 	{ "bad-smr-missing.drive", 22, "missing required key 'clean_mbps' in [smr]" },
 	{ "bad-duplicate.drive", 8, "duplicate key 'logical' (first on line 7)" },
 	{ "bad-unreadable-past-end.drive", 20, "unreadable: range ends past the last LBA" },
