@@ -1,5 +1,7 @@
-/* triage-int.h - what triage.c and triage-verify.c share: the per-drive
- * state of the worker hook, the run-wide state and the write-verify steps. */
+/* triage-int.h - what the triage files share (triage.c, triage-verify.c,
+ * triage-confirm.c, triage-peers.c): the per-drive state of the worker
+ * hook, the run-wide state, the write-verify steps, the re-reads of slow
+ * ranges and the peer rule. */
 #ifndef DS_TRIAGE_INT_H
 #define DS_TRIAGE_INT_H
 #include <stdatomic.h>
@@ -8,8 +10,10 @@
 #include "bench/triage.h"
 
 #define TRI_MAX_EXT 64		/* unreadable (or mismatched) ranges kept per drive */
-#define TRI_MAX_SLOW 8
-#define TRI_MAX_STEPS 160	/* SMART before, solo samples, the shared pass, write-verify */
+#define TRI_MAX_SLOW 16		/* slow-range candidates kept per drive (each re-read) */
+#define TRI_MAX_STEPS 1024	/* SMART before, solo samples, the shared pass, re-reads, write-verify */
+#define TRI_ERR_LIMIT (1u << 20)	/* failed blocks in a row before a worker gives up */
+#define TRI_PEER_MIN 3		/* drives without findings a peer reference needs (triage-peers.c) */
 #define TRI_WV_CHUNKS 8		/* write-verify: at most this many write + read-back rounds */
 #define TRI_WV_CHUNK_MIN (64ull << 20)
 #define TRI_HIST_MAX 256	/* the bench history's drives of a model taken as extra peers */
@@ -20,8 +24,8 @@ enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY, TK_CONFIRM };
  * slow: its first blocks and as many beside it, in turn, TRI_CF_PASSES
  * times each; the fastest of each counts, so a busy spell that slowed the
  * pass (or one re-read) is not a slow band.  Confirmed: under
- * TRI_CF_FRACTION of the blocks beside it. */
-#define TRI_CF_RANGES 2		/* ranges re-read per drive (the rest: "and more") */
+ * TRI_CF_FRACTION of the blocks beside it.  Every candidate, within
+ * --confirm-budget per drive (triage-confirm.c). */
 #define TRI_CF_PASSES 3
 #define TRI_CF_BLOCKS 16
 #define TRI_CF_FRACTION 0.7
@@ -39,6 +43,10 @@ struct tri_io {
 	uint64_t n_unread;		/* failed reads of blocks not failed before (solo and
 					   shared passes read the same start twice) */
 	uint64_t max_lat_ns, max_lat_off;	/* the slowest good or failed read */
+	/* failed reads of the solo sample [0] and of the shared pass [1]: how
+	 * many, their time (the union of their submit-to-completion spans; the
+	 * peer rule leaves it out of the drive's rate), the latest end so far */
+	uint64_t fail_n[2], fail_ns[2], fail_end[2];
 	/* fail rules */
 	unsigned lbs;			/* the drive's logical sector, for LBAs in reasons */
 	uint64_t max_bad;		/* bad blocks (failed or mismatched) before it stops; 0 never */
@@ -68,15 +76,22 @@ struct tri_io {
 struct tri_tgt {
 	double solo, shared;		/* MB/s, NAN unmeasured */
 	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
-	size_t n_peers;
+	/* the peer rule's rates [alone, together]: without the time its failed
+	 * reads took (left_s, over left_n reads); NAN unmeasured */
+	double net[2], left_s[2];
+	uint64_t left_n[2];
 	/* the bench history's read rates of other drives of its model (asked
 	 * once; alone only: the history holds no shared rates) */
 	bool hist_asked;
 	size_t n_hist;
 	double hist[TRI_HIST_MAX];
 	struct surface_slow slow[TRI_MAX_SLOW];
-	size_t n_slow, slow_found;
-	size_t n_cf;			/* slow[0..n_cf) were re-read (confirm/control_mbps) */
+	size_t n_slow, slow_found;	/* candidates kept, found (past TRI_MAX_SLOW: not kept) */
+	unsigned char cf_done[TRI_MAX_SLOW];	/* re-read steps each candidate had */
+	unsigned char cf_state[TRI_MAX_SLOW];	/* after triage_confirm_classify */
+	size_t n_conf;			/* candidates that stayed slow on re-reading */
+	double cf_spent;		/* s the re-reads took (their steps' measured time) */
+	char cf_cut[WORKER_STOP_LEN + 32];	/* why the re-reads stopped short; "" they did not */
 	bool scanned;
 	bool stopped;			/* its worker ended before the pass did (a stuck drive) */
 	char note[192];
@@ -98,6 +113,8 @@ struct tri_state {
 	unsigned char kind[TRI_MAX_STEPS];	/* TK_* of each step, in plan order */
 	short cf_arg[TRI_MAX_STEPS];	/* TK_CONFIRM: range index * 2, + 1 the blocks beside */
 	size_t n_kind;
+	bool cf_on;			/* the shared pass ended: re-reads are added in turn */
+	unsigned cf_t, cf_i, cf_k;	/* the next re-read: drive, candidate, its step */
 	struct tri_tgt t[PLAN_MAX_TARGETS];
 	struct tri_snap before[PLAN_MAX_TARGETS], after[PLAN_MAX_TARGETS];
 	struct tri_snap tick[PLAN_MAX_TARGETS];	/* the last check during a step (--temp-every) */
@@ -135,7 +152,37 @@ bool triage_wv_io(struct tri_io *s, const struct io_done *d);
  * LBA to resume from, -1 when the span is done (or no write-verify). */
 int64_t triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum verdict_level *lv,
 		     char *why, size_t wn, struct strlist *ev, char *first_fail, size_t fn);
-/* shared by both files */
+/* triage-confirm.c: after the shared pass, every planned step done:
+ * append the next re-read step; false when none is left. */
+bool triage_confirm_next(struct bench_ctx *c);
+/* a re-read step (plan step i) of drive t ended */
+void triage_confirm_done(struct bench_ctx *c, size_t i, unsigned t, const struct target_result *tr);
+/* at the end: which candidates stayed slow (T->n_conf), before the peer rule */
+void triage_confirm_classify(struct bench_ctx *c, size_t t);
+/* the verdict's part: WARN on a range that stayed slow; all in the evidence */
+void triage_confirm_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
+			  struct strlist *ev);
+
+/* triage-peers.c: a peer group's reference for one measure (m 0 alone,
+ * 1 together) */
+struct tri_ref {
+	size_t n_group;			/* its peers: the others on the bench, history drives */
+	size_t n, n_bench, n_hist;	/* drives in the reference */
+	double median;			/* MB/s; NAN: no reference (why says why) */
+	char names[256];		/* the bench drives in it */
+	char left[384];			/* the peers left out, each with its reason */
+	char why[768];
+};
+/* after the solo or shared step of drive t: its rate for the peer rule */
+void triage_peer_rate(struct bench_ctx *c, unsigned t, int m, const struct target_result *tr);
+void triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref);
+/* t's rate as % of its group's reference, NAN none (or t has no rate) */
+double triage_peer_pct(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref);
+/* the verdict's part: sets T->solo_pct, shared_pct; reasons, evidence */
+void triage_peer_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
+		       struct strlist *ev);
+
+/* shared by the triage files */
 void triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void triage_ext_add(struct surface_extent *x, size_t *n, size_t *lost, uint64_t a, uint64_t b);

@@ -212,3 +212,81 @@ triage_snap_free(struct tri_snap *s)
 {
 	strlist_free(&s->checks);
 }
+
+static void
+raise_to(enum verdict_level *lv, enum verdict_level to)
+{
+	if (*lv < to)
+		*lv = to;
+}
+
+/* SMART before and after, and the inventory's checks: evidence, reasons and
+ * the rules (too warm: fail; new reallocated or pending sectors: fail; any
+ * other predictor that grew, a link below capability: warn). */
+void
+triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, double temp_peak, double max_temp,
+		   const char *ns_rule, enum verdict_level *lv, char *why, size_t wn, struct strlist *ev)
+{
+	const struct tri_snap *any = a->taken ? a : b;
+	for (size_t k = 0; k < any->checks.n; k++)
+		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
+	if (any->link_low) {
+		raise_to(lv, VL_WARN);
+		triage_add_reason(why, wn, "link below capability");
+	}
+	if (!b->smart || !a->smart) {
+		const char *r = !b->smart ? b->reason : a->reason;
+		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
+		return;
+	}
+	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
+	if (isfinite(temp)) {
+		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
+		if (isfinite(temp_peak))
+			strlist_addf(ev, "temperature while reading: up to %.0f C", temp_peak);
+		if (temp > max_temp) {
+			raise_to(lv, VL_FAIL);
+			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
+		}
+	} else {
+		strlist_add(ev, "temperature: not reported");
+	}
+	char line[256];
+	size_t o = (size_t)snprintf(line, sizeof(line), "SMART before -> after (raw):");
+	bool grew = false;
+	for (size_t k = 0; k < TRI_SMART_N && o < sizeof(line); k++) {
+		const struct known_u64 *x = &b->attr[k], *y = &a->attr[k];
+		if (!x->known || !y->known)
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %u: %llu->%llu", triage_smart_ids[k],
+				      (unsigned long long)x->v, (unsigned long long)y->v);
+		if (y->v <= x->v)
+			continue;
+		grew = true;
+		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
+		/* new reallocated or pending sectors: --new-sectors fail|warn|off
+		 * (off: in the evidence only) */
+		if (sectors && !strcmp(ns_rule, "off"))
+			continue;
+		raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
+		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s%s", triage_smart_ids[k],
+				  (unsigned long long)(y->v - x->v),
+				  triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
+				  triage_smart_ids[k] == 197 ? " (pending sectors)" : "",
+				  sectors ? " (--new-sectors)" : "");
+	}
+	strlist_add(ev, line);
+	if (!grew)
+		strlist_add(ev, "SMART delta: none of 5, 187, 188, 196, 197, 198, 199 grew");
+	for (size_t k = 0; k < TRI_SMART_N; k++) {
+		uint8_t id = triage_smart_ids[k];
+		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
+			raise_to(lv, VL_WARN);
+			triage_add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
+				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
+				   "offline uncorrectable");
+		}
+	}
+	if (a->overall[0])
+		strlist_addf(ev, "SMART overall: %s", a->overall);
+}

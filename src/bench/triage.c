@@ -4,10 +4,12 @@
  * blocks evenly spaced, the default; full: every block), its rate shared.
  * The shared pass keeps each block's time and failed reads; the surface
  * test's rules (surface.h) turn them into slow ranges and unreadable
- * extents.  Peers are drives of the same model (without one, the same
- * size); a drive under --slow-below % of its peers' median, alone or
- * together, is named slow.  Verdicts: FAIL on unreadable blocks or a read
- * stalled past --stall, WARN on a slow range or a slow rate against peers.
+ * extents; each slow range is re-read before it counts (triage-confirm.c).
+ * Peers are drives of the same model (without one, the same size); a drive
+ * under --slow-below % of the median of its peers without findings, alone
+ * or together, is named slow (triage-peers.c).  Verdicts: FAIL on
+ * unreadable blocks or a read stalled past --stall, WARN on a slow range
+ * or a slow rate against peers.
  * Fail rules stop one drive's job while the others go on (the worker's
  * io_done.stop): --max-bad failed blocks, a read past --stall; a drive alone
  * under --fail-below % of its peers is not read further.  --write-verify on
@@ -24,7 +26,6 @@
 
 #define TRI_PTS_CAP (1u << 16)	/* curve points kept per drive; halved (merged) past that */
 #define TRI_SLOW_MS_PER_MB 5.0	/* a slow range costs this much more per MB than its trend */
-#define TRI_ERR_LIMIT (1u << 20)	/* failed blocks in a row before a worker gives up */
 
 static const char *const modes[] = { "quick", "full", NULL };
 static const struct bench_param bp_mode = {
@@ -92,6 +93,11 @@ static const struct bench_param bp_wv = {
 	.name = "write-verify", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
 	.help = "on: then write a pattern and read it back (destroys data; --destroy-data=DEV each)",
 	.bad = "one of off, on", .choices = onoff, .def = 0, .writes_when = "on",
+};
+static const struct bench_param bp_budget = {
+	.name = "confirm-budget", .kind = BP_DURATION, .bind = BIND_NONE, .arg = "DURATION",
+	.help = "per drive: time for re-reading its slow-range candidates (the rest: unconfirmed, not judged); 0 no limit",
+	.bad = "a duration 0 .. 1h", .min = 0, .max = 3600, .def = 60,
 };
 static const struct bench_param bp_from = {
 	.name = "from", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "LBA",
@@ -250,6 +256,16 @@ triage_on_io(void *state, const struct io_done *d)
 			again = d->offset >= s->ext[i].start && d->offset + d->len <= s->ext[i].end;
 		s->n_unread += !again;
 		triage_ext_add(s->ext, &s->n_ext, &s->ext_lost, d->offset, d->offset + d->len);
+		if (s->phase == TP_SOLO || s->phase == TP_SHARED) {
+			/* its time, left out of the rate the peer rule judges (one
+			 * that ends past the measured span: clipped at the step's end) */
+			int m = s->phase == TP_SHARED;
+			uint64_t a = d->t_ns > d->lat_ns ? d->t_ns - d->lat_ns : 0;
+			a = a > s->fail_end[m] ? a : s->fail_end[m];
+			s->fail_ns[m] += d->t_ns > a ? d->t_ns - a : 0;
+			s->fail_end[m] = d->t_ns > s->fail_end[m] ? d->t_ns : s->fail_end[m];
+			s->fail_n[m]++;
+		}
 	}
 	uint64_t bad = s->n_unread + s->n_werr + s->mis_blocks;
 	if (s->max_bad && bad >= s->max_bad && (d->res || wv))
@@ -340,15 +356,19 @@ add_shared(struct bench_ctx *c)
 	S->kind[S->n_kind++] = TK_SHARED;
 }
 
-static double peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers, size_t *n_hist);
-
 /* A drive whose rule ended its job, or (alone) under --fail-below % of its
- * peers, is left out of the later steps. */
+ * peers, is left out of the later steps (each against the references as
+ * they were before this round left any out). */
 static void
 mark_out(struct bench_ctx *c, bool solos_done)
 {
 	struct tri_state *S = c->state;
 	double fb = plan_param_num(c->plan, "fail-below");
+	double pcts[PLAN_MAX_TARGETS];
+	for (size_t t = 0; t < c->n_targets; t++) {
+		struct tri_ref R;
+		pcts[t] = solos_done && fb > 0 && !S->t[t].out ? triage_peer_pct(c, t, 0, &R) : NAN;
+	}
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
 		struct tri_io *io = tri_io_of(c, (unsigned)t);
@@ -359,78 +379,12 @@ mark_out(struct bench_ctx *c, bool solos_done)
 			snprintf(T->out_why, sizeof(T->out_why), "%s", io->rule);
 			continue;
 		}
-		size_t np, nh;
-		double pct = solos_done ? peer_pct(c, t, false, &np, &nh) : NAN;
+		double pct = pcts[t];
 		if (fb > 0 && isfinite(pct) && pct < fb) {
 			T->out = T->out_slow = true;
 			snprintf(T->out_why, sizeof(T->out_why), "slow: alone %.0f %% of its peers' median "
-				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->solo, fb);
+				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->net[0], fb);
 		}
-	}
-}
-
-/* One re-read step of drive t over [a, b) (bytes). */
-static int
-add_confirm(struct bench_ctx *c, unsigned t, uint64_t a, uint64_t b, int arg, const char *label)
-{
-	struct tri_state *S = c->state;
-	struct plan *p = c->plan;
-	unsigned lbs = tri_io_of(c, t)->lbs ? tri_io_of(c, t)->lbs : 512;
-	if (S->n_kind >= TRI_MAX_STEPS - 1)
-		return -E2BIG;
-	struct run_params rp = p->params;
-	rp.seconds = rp.ramp_s = 0;
-	rp.size = 0;
-	rp.qd = 1;
-	rp.rw_mix = 100;
-	rp.stride = 0;
-	rp.spread = 0;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
-	rp.region_lba = true;
-	rp.region_lba_start = a / lbs;
-	rp.region_lba_end = (b + lbs - 1) / lbs;
-	struct plan_step *st;
-	int rc = plan_add_step_params(p, &t, 1, &rp, label, &st);
-	if (rc)
-		return rc;
-	st->max_consec_errors = TRI_ERR_LIMIT;
-	S->cf_arg[S->n_kind] = (short)arg;
-	S->kind[S->n_kind++] = TK_CONFIRM;
-	return 0;
-}
-
-/* After the shared pass: each drive's first slow ranges re-read, in turn
- * with as many blocks beside them. */
-static void
-add_confirms(struct bench_ctx *c)
-{
-	struct tri_state *S = c->state;
-	for (unsigned t = 0; t < c->n_targets; t++) {
-		struct tri_tgt *T = &S->t[t];
-		struct tri_io *io = tri_io_of(c, t);
-		uint32_t bs = c->plan->params.bs ? c->plan->params.bs : 1u << 20;
-		uint64_t size = c->targets[t].size;
-		if (T->out)
-			continue;
-		for (size_t i = 0; i < T->n_slow && i < TRI_CF_RANGES; i++) {
-			struct surface_slow *w = &T->slow[i];
-			uint64_t len = w->end - w->start;
-			if (len > (uint64_t)TRI_CF_BLOCKS * bs)
-				len = (uint64_t)TRI_CF_BLOCKS * bs;
-			uint64_t beside = w->start >= len ? w->start - len : w->end + len <= size ? w->end : UINT64_MAX;
-			char lab[48];
-			snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
-			int rc = 0;
-			for (int k = 0; k < TRI_CF_PASSES && !rc; k++) {
-				rc = add_confirm(c, t, w->start, w->start + len, (int)(2 * i), lab);
-				if (!rc && beside != UINT64_MAX)
-					rc = add_confirm(c, t, beside, beside + len, (int)(2 * i + 1), "beside it");
-			}
-			if (rc)
-				return;	/* out of steps: the rest stay as the pass found them */
-			T->n_cf = i + 1;
-		}
-		(void)io;
 	}
 }
 
@@ -481,7 +435,11 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct =
-				S->t[t].temp_peak = NAN;
+				S->t[t].temp_peak = S->t[t].net[0] = S->t[t].net[1] = NAN;
+		for (unsigned t = 0; t < c->n_targets; t++) {	/* the solo samples' failed reads only */
+			struct tri_io *io = tri_io_of(c, t);
+			io->fail_n[0] = io->fail_ns[0] = io->fail_end[0] = 0;
+		}
 		triage_snapshot(c->plan, c->targets, c->n_targets, false, S->before);
 		add_solos(c);
 		if (S->n_solo)
@@ -494,21 +452,11 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		double mbps = tr->ios ? tr->mbps : NAN;
 		if (kind == TK_SOLO) {
 			S->t[t].solo = mbps;
+			triage_peer_rate(c, t, 0, tr);
 			continue;
 		}
 		if (kind == TK_CONFIRM) {
-			struct tri_io *io = tri_io_of(c, t);
-			int arg = S->cf_arg[i];
-			if (io->cf_lat_ns) {	/* the last pass */
-				double r = (double)io->cf_bytes / ((double)io->cf_lat_ns / 1e9) / 1e6;
-				io->cf_best = r > io->cf_best ? r : io->cf_best;
-			}
-			if (arg >= 0 && (size_t)arg / 2 < S->t[t].n_slow && io->cf_best > 0) {
-				struct surface_slow *w = &S->t[t].slow[arg / 2];
-				double *dst = arg % 2 ? &w->control_mbps : &w->confirm_mbps;
-				if (!(*dst >= io->cf_best))
-					*dst = io->cf_best;
-			}
+			triage_confirm_done(c, i, t, tr);
 			continue;
 		}
 		if (kind != TK_SHARED)
@@ -516,6 +464,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		struct tri_tgt *T = &S->t[t];
 		struct tri_io *io = tri_io_of(c, t);
 		T->shared = mbps;
+		triage_peer_rate(c, t, 1, tr);
 		T->scanned = true;
 		T->stopped = tr->stopped_early;
 		snprintf(T->note, sizeof(T->note), "%s", tr->note);
@@ -543,18 +492,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	if (kind == TK_WRITE || kind == TK_VERIFY)
 		triage_wv_step_done(c, kind);
 	if (kind == TK_SHARED)
-		add_confirms(c);
-	/* what the next step measures: a re-read, for its one drive */
-	if (S->done < S->n_kind && S->kind[S->done] == TK_CONFIRM && S->done < c->plan->n_steps) {
-		const struct plan_step *nx = &c->plan->steps[S->done];
-		for (unsigned k = 0; k < nx->n; k++) {
-			struct tri_io *io = tri_io_of(c, nx->idx[k]);
-			io->phase = TP_CONFIRM;
-			io->cf_bytes = io->cf_lat_ns = io->cf_last = 0;
-			io->cf_n = 0;
-			io->cf_best = 0;
-		}
-	}
+		S->cf_on = true;	/* its slow-range candidates are re-read next */
 	mark_out(c, S->done == S->n_solo + 1 && !S->shared_added);
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
@@ -563,78 +501,13 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		if (S->n_kind > S->done)
 			return;
 	}
+	if (S->cf_on && S->done == S->n_kind && triage_confirm_next(c))
+		return;
 	if (S->done == S->n_kind && S->wv && S->n_kind < TRI_MAX_STEPS)
 		triage_wv_next(c);
 }
 
 /* ---- peers, verdicts, the table ---- */
-
-static bool
-peers(const struct bench_ctx *c, size_t a, size_t b)
-{
-	const struct target_ident *x = &c->plan->ident[a], *y = &c->plan->ident[b];
-	if (x->model[0] || y->model[0])
-		return !strcmp(x->model, y->model);
-	return c->targets[a].size == c->targets[b].size;
-}
-
-/* The bench history's rates of t's model, once: the drives on the bench
- * now (by serial) are left out, they are compared live. */
-static void
-hist_fetch(const struct bench_ctx *c, size_t t)
-{
-	struct tri_state *S = c->state;
-	struct tri_tgt *T = &S->t[t];
-	if (T->hist_asked)
-		return;
-	T->hist_asked = true;
-	const char *model = c->plan->ident[t].model;
-	if (!c->plan->history_rates || !model[0])
-		return;
-	struct strlist skip = { 0 };
-	for (size_t j = 0; j < c->n_targets; j++)
-		if (c->plan->ident[j].serial[0])
-			strlist_add(&skip, c->plan->ident[j].serial);
-	if (c->plan->history_rates(model, &skip, T->hist, TRI_HIST_MAX, &T->n_hist))
-		T->n_hist = 0;	/* no history: the bench's own peers only */
-	strlist_free(&skip);
-}
-
-/* Rate of t against the median of its peer group's rates, itself included
- * (left out, two bad drives of five would pull the healthy ones' median
- * down and make them look fast).  Alone, the bench history's drives of its
- * model count too.  *n_peers: the others on the bench, *n_hist: from the
- * history. */
-static double
-peer_pct(const struct bench_ctx *c, size_t t, bool shared, size_t *n_peers, size_t *n_hist)
-{
-	const struct tri_state *S = c->state;
-	double v[PLAN_MAX_TARGETS + TRI_HIST_MAX];
-	size_t n = 0;
-	for (size_t j = 0; j < c->n_targets; j++) {
-		double r = shared ? S->t[j].shared : S->t[j].solo;
-		/* a rule cut its read short: no rate to compare (a drive left out
-		 * for its slow solo rate keeps that rate) */
-		if (S->t[j].out && (shared || !S->t[j].out_slow))
-			continue;
-		if (peers(c, t, j) && isfinite(r) && r > 0)
-			v[n++] = r;
-	}
-	*n_peers = n ? n - 1 : 0;
-	*n_hist = 0;
-	if (!shared && c->plan->ident[t].model[0]) {
-		hist_fetch(c, t);
-		for (size_t k = 0; k < S->t[t].n_hist; k++)
-			if (isfinite(S->t[t].hist[k]) && S->t[t].hist[k] > 0) {
-				v[n++] = S->t[t].hist[k];
-				(*n_hist)++;
-			}
-	}
-	double me = S->t[t].out && (shared || !S->t[t].out_slow) ? NAN : shared ? S->t[t].shared : S->t[t].solo;
-	if (n < 2 || !isfinite(me) || me <= 0)
-		return NAN;
-	return 100.0 * me / dbl_median(v, n);
-}
 
 static const char *
 short_name(const struct bench_ctx *c, size_t t)
@@ -665,78 +538,6 @@ raise_to(enum verdict_level *lv, enum verdict_level to)
 		*lv = to;
 }
 
-/* SMART before and after, and the inventory's checks: evidence, reasons and
- * the rules (too warm: fail; new reallocated or pending sectors: fail; any
- * other predictor that grew, a link below capability: warn). */
-static void
-smart_judge(struct tri_state *S, size_t t, double max_temp, const char *ns_rule, enum verdict_level *lv,
-	    char *why, size_t wn, struct strlist *ev)
-{
-	const struct tri_snap *b = &S->before[t], *a = &S->after[t];
-	const struct tri_snap *any = a->taken ? a : b;
-	for (size_t k = 0; k < any->checks.n; k++)
-		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
-	if (any->link_low) {
-		raise_to(lv, VL_WARN);
-		triage_add_reason(why, wn, "link below capability");
-	}
-	if (!b->smart || !a->smart) {
-		const char *r = !b->smart ? b->reason : a->reason;
-		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
-		return;
-	}
-	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
-	if (isfinite(temp)) {
-		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
-		if (isfinite(S->t[t].temp_peak))
-			strlist_addf(ev, "temperature while reading: up to %.0f C", S->t[t].temp_peak);
-		if (temp > max_temp) {
-			raise_to(lv, VL_FAIL);
-			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
-		}
-	} else {
-		strlist_add(ev, "temperature: not reported");
-	}
-	char line[256];
-	size_t o = (size_t)snprintf(line, sizeof(line), "SMART before -> after (raw):");
-	bool grew = false;
-	for (size_t k = 0; k < TRI_SMART_N && o < sizeof(line); k++) {
-		const struct known_u64 *x = &b->attr[k], *y = &a->attr[k];
-		if (!x->known || !y->known)
-			continue;
-		o += (size_t)snprintf(line + o, sizeof(line) - o, " %u: %llu->%llu", triage_smart_ids[k],
-				      (unsigned long long)x->v, (unsigned long long)y->v);
-		if (y->v <= x->v)
-			continue;
-		grew = true;
-		bool sectors = triage_smart_ids[k] == 5 || triage_smart_ids[k] == 197;
-		/* new reallocated or pending sectors: --new-sectors fail|warn|off
-		 * (off: in the evidence only) */
-		if (sectors && !strcmp(ns_rule, "off"))
-			continue;
-		raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
-		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s%s", triage_smart_ids[k],
-				  (unsigned long long)(y->v - x->v),
-				  triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
-				  triage_smart_ids[k] == 197 ? " (pending sectors)" : "",
-				  sectors ? " (--new-sectors)" : "");
-	}
-	strlist_add(ev, line);
-	if (!grew)
-		strlist_add(ev, "SMART delta: none of 5, 187, 188, 196, 197, 198, 199 grew");
-	for (size_t k = 0; k < TRI_SMART_N; k++) {
-		uint8_t id = triage_smart_ids[k];
-		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
-			raise_to(lv, VL_WARN);
-			triage_add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
-				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
-				   "offline uncorrectable");
-		}
-	}
-	if (a->overall[0])
-		strlist_addf(ev, "SMART overall: %s", a->overall);
-}
-
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
        C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_REALLOC, C_PENDING, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
 
@@ -764,16 +565,57 @@ static const struct result_col cols[N_COLS] = {
 
 static const char *const level_word[] = { "INFO", "PASS", "WARN", "FAIL" };
 
+/* The drive's row of the triage table. */
+static int
+table_row(struct bench_ctx *c, struct result_table *tb, size_t t, enum verdict_level lv, const char *why,
+	  int64_t resume)
+{
+	struct tri_state *S = c->state;
+	const struct tri_tgt *T = &S->t[t];
+	const struct tri_io *io = tri_io_of(c, (unsigned)t);
+	const struct target_ident *id = &c->plan->ident[t];
+	if (table_add_row(tb))
+		return -ENOMEM;
+	size_t row = tb->n_rows - 1;
+	table_set_str(tb, row, C_TGT, short_name(c, t));
+	if (id->controller[0])
+		table_set_str(tb, row, C_CTRL, id->controller);
+	if (id->port[0])
+		table_set_str(tb, row, C_PORT, id->port);
+	if (id->model[0])
+		table_set_str(tb, row, C_MODEL, id->model);
+	if (id->serial[0])
+		table_set_str(tb, row, C_SERIAL, id->serial);
+	table_set_dbl(tb, row, C_SOLO, T->solo);
+	table_set_dbl(tb, row, C_SHARED, T->shared);
+	table_set_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
+	table_set_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
+	if (T->scanned) {
+		table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
+		table_set_int(tb, row, C_SLOW, (int64_t)T->n_conf);
+	}
+	table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
+	const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
+	table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
+	const struct tri_snap *sa = S->after[t].smart ? &S->after[t] : &S->before[t];
+	if (sa->smart && sa->attr[0].known)	/* triage_smart_ids[0] = 5 */
+		table_set_int(tb, row, C_REALLOC, (int64_t)sa->attr[0].v);
+	if (sa->smart && sa->attr[4].known)	/* [4] = 197 */
+		table_set_int(tb, row, C_PENDING, (int64_t)sa->attr[4].v);
+	table_set_str(tb, row, C_VERDICT, level_word[lv]);
+	table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
+	if (S->wv && resume >= 0)
+		table_set_int(tb, row, C_RESUME, resume);
+	return 0;
+}
+
 static int
 triage_finish(struct bench_ctx *c, struct run_result *r)
 {
 	struct tri_state *S = c->state;
 	const struct plan *p = c->plan;
-	double slow_below = plan_param_num(p, "slow-below");
-	double fast_above = plan_param_num(p, "fast-above");
 	double stall_s = plan_param_num(p, "stall");
 	double max_temp = plan_param_num(p, "max-temp");
-	double fail_below = plan_param_num(p, "fail-below");
 	if (!S->done)	/* stopped before the first step ended: nothing measured */
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = NAN;
@@ -784,15 +626,12 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		return -ENOMEM;
 	size_t cnt[4] = { 0 };
 	char first_fail[200] = "";
+	for (size_t t = 0; t < c->n_targets; t++)	/* every drive's findings before the peer rule */
+		triage_confirm_classify(c, t);
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
 		struct tri_io *io = tri_io_of(c, (unsigned)t);
-		const struct target_ident *id = &p->ident[t];
 		unsigned lbs = c->targets[t].logical ? c->targets[t].logical : 512;
-		size_t np_solo, np_shared, nh_solo, nh_shared;
-		T->solo_pct = peer_pct(c, t, false, &np_solo, &nh_solo);
-		T->shared_pct = peer_pct(c, t, true, &np_shared, &nh_shared);
-		T->n_peers = (np_solo > np_shared ? np_solo : np_shared) + nh_solo;
 		enum verdict_level lv = VL_PASS;
 		char why[512] = "";
 		struct strlist ev = { 0 };
@@ -837,75 +676,10 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 				snprintf(first_fail, sizeof(first_fail), "%s stalled %.1f s", short_name(c, t),
 					 (double)io->max_lat_ns / 1e9);
 		}
-		/* re-read ranges count only when the re-read stays slow against
-		 * the blocks beside it; the rest are said, not judged */
-		size_t kept = 0, n_cf = T->n_cf;
-		for (size_t k = 0; k < T->n_slow; k++) {
-			struct surface_slow *w = &T->slow[k];
-			double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
-			if (k < n_cf && !(isfinite(w->confirm_mbps) && w->confirm_mbps < TRI_CF_FRACTION * ref)) {
-				snprintf(line, sizeof(line), "not slow on re-reading: LBA %llu-%llu read %.1f MB/s in the "
-					 "pass, %.1f re-read against %.1f beside it",
-					 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
-					 w->mbps, w->confirm_mbps, ref);
-				strlist_add(&ev, line);
-				T->slow_found--;
-				continue;
-			}
-			T->slow[kept++] = *w;
-		}
-		T->n_slow = kept;
-		for (size_t k = 0; k < T->n_slow; k++) {
-			const struct surface_slow *w = &T->slow[k];
-			if (!k)
-				triage_add_reason(why, sizeof(why), "slow range LBA %llu-%llu (%.3f-%.3f GB) at %.1f MB/s "
-					   "against %.1f around it%s",
-					   (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
-					   (double)w->start / 1e9, (double)w->end / 1e9, w->mbps, w->trend_mbps,
-					   T->slow_found > 1 ? " and more" : "");
-			int o = snprintf(line, sizeof(line), "slow range: LBA %llu-%llu, %.1f MB/s against %.1f",
-					 (unsigned long long)(w->start / lbs), (unsigned long long)((w->end - 1) / lbs),
-					 w->mbps, w->trend_mbps);
-			if (isfinite(w->confirm_mbps) && o > 0 && (size_t)o < sizeof(line))
-				snprintf(line + o, sizeof(line) - (size_t)o, "; re-read %.1f against %.1f beside it",
-					 w->confirm_mbps, isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps);
-			else if (o > 0 && (size_t)o < sizeof(line))
-				snprintf(line + o, sizeof(line) - (size_t)o, "; not re-read");
-			strlist_add(&ev, line);
-		}
-		if (T->n_slow && lv < VL_WARN)
-			lv = VL_WARN;
-		const char *which[2] = { "alone", "together" };
-		double pct[2] = { T->solo_pct, T->shared_pct };
-		double mine[2] = { T->solo, T->shared };
-		for (int k = 0; k < 2; k++) {
-			if (!isfinite(pct[k]))
-				continue;
-			if (!k && nh_solo)
-				snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median (%zu on the "
-					 "bench, %zu from the bench history)", which[k], mine[k], pct[k], np_solo, nh_solo);
-			else
-				snprintf(line, sizeof(line), "%s: %.1f MB/s, %.0f %% of its peers' median", which[k],
-					 mine[k], pct[k]);
-			strlist_add(&ev, line);
-			if (fail_below > 0 && pct[k] < fail_below) {
-				lv = VL_FAIL;
-				if (!k && T->out_slow)
-					continue;	/* said by its "stopped" reason */
-				triage_add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s) "
-						  "(--fail-below %.0f %%)", which[k], pct[k], mine[k], fail_below);
-			} else if (pct[k] < slow_below) {
-				if (lv < VL_WARN)
-					lv = VL_WARN;
-				triage_add_reason(why, sizeof(why), "SLOW %s: %.0f %% of its peers (%.1f MB/s)", which[k],
-					   pct[k], mine[k]);
-			} else if (pct[k] > fast_above) {
-				triage_add_reason(why, sizeof(why), "FAST %s: %.0f %% of its peers", which[k], pct[k]);
-			}
-		}
-		if (!T->n_peers)
-			strlist_add(&ev, "no peers (no other drive of this model or size): no peer comparison");
-		smart_judge(S, t, max_temp, plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
+		triage_confirm_judge(c, t, &lv, why, sizeof(why), &ev);
+		triage_peer_judge(c, t, &lv, why, sizeof(why), &ev);
+		triage_smart_judge(&S->before[t], &S->after[t], S->t[t].temp_peak, max_temp,
+				   plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
 		triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 		int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail,
 						 sizeof(first_fail));
@@ -926,38 +700,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		for (size_t e = 0; v && e < ev.n; e++)
 			verdict_evidence(v, "%s", ev.v[e]);
 		strlist_free(&ev);
-		if (table_add_row(tb))
+		if (table_row(c, tb, t, lv, why, resume))
 			return -ENOMEM;
-		size_t row = tb->n_rows - 1;
-		table_set_str(tb, row, C_TGT, short_name(c, t));
-		if (id->controller[0])
-			table_set_str(tb, row, C_CTRL, id->controller);
-		if (id->port[0])
-			table_set_str(tb, row, C_PORT, id->port);
-		if (id->model[0])
-			table_set_str(tb, row, C_MODEL, id->model);
-		if (id->serial[0])
-			table_set_str(tb, row, C_SERIAL, id->serial);
-		table_set_dbl(tb, row, C_SOLO, T->solo);
-		table_set_dbl(tb, row, C_SHARED, T->shared);
-		table_set_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
-		table_set_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
-		if (T->scanned) {
-			table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
-			table_set_int(tb, row, C_SLOW, (int64_t)T->slow_found);
-		}
-		table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
-		const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
-		table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
-		const struct tri_snap *sa = S->after[t].smart ? &S->after[t] : &S->before[t];
-		if (sa->smart && sa->attr[0].known)	/* triage_smart_ids[0] = 5 */
-			table_set_int(tb, row, C_REALLOC, (int64_t)sa->attr[0].v);
-		if (sa->smart && sa->attr[4].known)	/* [4] = 197 */
-			table_set_int(tb, row, C_PENDING, (int64_t)sa->attr[4].v);
-		table_set_str(tb, row, C_VERDICT, level_word[lv]);
-		table_set_str(tb, row, C_REASONS, why[0] ? why : "-");
-		if (S->wv && resume >= 0)
-			table_set_int(tb, row, C_RESUME, resume);
 	}
 	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
 		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
@@ -988,7 +732,8 @@ const struct bench_test bench_triage = {
 	},
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
-						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from, NULL },
+						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
+						       &bp_budget, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,
