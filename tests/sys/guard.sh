@@ -7,10 +7,11 @@
 # "N scenarios refused, 0 bytes changed" and fails if any byte changed.
 # Then an unmounted, confirmed device is written (the guard is no wall).
 #
-# The swapped-device scenario uses the guard's test hook
+# The swapped-device scenarios use the guard's test hook
 # DISKSCOPE_TEST_PAUSE_BEFORE_WRITE (io/guard.h): diskscope pauses between
 # the confirmation and the exclusive open while the test re-attaches the
-# same /dev/loopN to another backing file.
+# same /dev/loopN to another backing file (11), or to another file put at
+# the confirmed file's path (11b: the same path, refused by inode).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -19,7 +20,7 @@ for c in losetup addpart delpart blockdev mountpoint mkfs.ext4 sha256sum cmp pyt
   command -v $c >/dev/null 2>&1 || { echo "SKIP: $c not installed"; exit 77; }
 done
 [ -e /dev/loop-control ] || { echo "SKIP: no loop device support"; exit 77; }
-DS=build/diskscope
+DS=${DISKSCOPE:-build/diskscope}
 [ -x $DS ] || { echo "SKIP: build/diskscope is not built"; exit 77; }
 
 D=$(mktemp -d /tmp/ds-guardsys.XXXXXX)
@@ -252,6 +253,37 @@ report "device swapped after confirmation" \
 # back to its first backing file for what follows
 losetup -d "$L5"; i=0
 while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+must "re-attach" losetup --direct-io=on "$L5" "$D/free.img"
+
+# 11b. The same path, another file: detached, the confirmed file moved
+#     aside, another file put at its path, attached again.  The path is the
+#     same; the file is not (the kernel's device and inode say so).
+#     (run "$L5" on $D/free.img again here, as left by 11)
+DISKSCOPE_TEST_PAUSE_BEFORE_WRITE=30 $DS run seqwrite "$L5" --time 1 --destroy-data="$L5" \
+  > /dev/null 2> "$D/same.out" &
+BG=$!
+i=0; while ! grep -q "test hook" "$D/same.out" && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+grep -q "test hook" "$D/same.out" || { echo "FAIL: the test hook never paused: $(cat "$D/same.out")"; exit 1; }
+must "same path, another file" losetup -d "$L5"
+i=0; while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+must "same path, another file" mv "$D/free.img" "$D/free.confirmed"
+truncate -s 16M "$D/free.img"
+mark "$D/free.img"
+must "same path, another file" losetup --direct-io=on "$L5" "$D/free.img"
+[ "$(cat "/sys/block/${L5#/dev/}/loop/backing_file")" = "$D/free.img" ] ||
+  { echo "FAIL: set-up for same path, another file: $L5 is not on $D/free.img"; exit 1; }
+# diskscope has opened nothing yet (paused before the open): these are the
+# bytes before any write could happen
+take "$D/free.img" "$D/free.confirmed"
+kill -0 $BG 2>/dev/null || { echo "FAIL: set-up for same path, another file: the swap took longer than the 30 s pause"; exit 1; }
+wait $BG; RC=$?; BG=""
+OUT=$(cat "$D/same.out")
+report "same path, another file (detached, re-attached)" \
+  "refused: $L5 is now another drive: backing file $D/free.img is another file" \
+  "$D/free.img $D/free.confirmed"
+losetup -d "$L5"; i=0
+while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+must "re-attach" mv "$D/free.confirmed" "$D/free.img"
 must "re-attach" losetup --direct-io=on "$L5" "$D/free.img"
 
 # 12. A file diskscope did not create (scratch files are its own, always new).
