@@ -137,6 +137,20 @@ guard_loop_backing_id(int fd, struct guard_confirm *c)
 	c->backing_ino = li.lo_inode;
 	c->backing_off = li.lo_offset;
 	c->backing_id = true;
+	/* The inode number alone is not enough: ext4 gives a deleted file's
+	 * number to the next new one.  Its birth time tells them apart; read
+	 * through the path only when the path is that very file. */
+	struct statx sx;
+	c->backing_btime = false;
+	if (c->backing[0] == '/' &&
+	    statx(AT_FDCWD, c->backing, 0, STATX_INO | STATX_BTIME, &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME) && sx.stx_ino == li.lo_inode &&
+	    sx.stx_dev_major == major((dev_t)li.lo_device) &&
+	    sx.stx_dev_minor == minor((dev_t)li.lo_device)) {
+		c->backing_btime = true;
+		c->backing_btime_s = sx.stx_btime.tv_sec;
+		c->backing_btime_ns = sx.stx_btime.tv_nsec;
+	}
 	return 0;
 }
 
@@ -281,8 +295,23 @@ backing_same(const char *dev, const struct guard_confirm *seen, const struct gua
 		return -EPERM;
 	}
 	if (seen->backing_dev == now->backing_dev && seen->backing_ino == now->backing_ino &&
-	    seen->backing_off == now->backing_off)
-		return 0;
+	    seen->backing_off == now->backing_off) {
+		if (!seen->backing_btime || (now->backing_btime &&
+					     seen->backing_btime_s == now->backing_btime_s &&
+					     seen->backing_btime_ns == now->backing_btime_ns))
+			return 0;
+		if (!now->backing_btime)
+			snprintf(err, errlen,
+				 "refused: cannot prove %s is still on the backing file you confirmed: the birth time of %s cannot be read now",
+				 dev, now->backing);
+		else
+			snprintf(err, errlen,
+				 "refused: %s is now another drive: backing file %s is another file with the same inode %llu (created %lld.%09u), you confirmed one created %lld.%09u",
+				 dev, now->backing, (unsigned long long)now->backing_ino,
+				 (long long)now->backing_btime_s, now->backing_btime_ns,
+				 (long long)seen->backing_btime_s, seen->backing_btime_ns);
+		return -EPERM;
+	}
 	snprintf(err, errlen,
 		 "refused: %s is now another drive: backing file %s is another file (device %u:%u inode %llu offset %llu), you confirmed device %u:%u inode %llu offset %llu",
 		 dev, now->backing, major((dev_t)now->backing_dev), minor((dev_t)now->backing_dev),

@@ -47,6 +47,11 @@ struct guard_confirm {
 	 * when confirmed and after the open; false: not read (refused) */
 	bool backing_id;
 	uint64_t backing_dev, backing_ino, backing_off;
+	/* its birth time (statx), where the file system keeps one: an inode
+	 * number is reused at once on ext4 after a delete */
+	bool backing_btime;
+	int64_t backing_btime_s;
+	uint32_t backing_btime_ns;
 	/* true: read from sysfs by the guard itself, so "" means the drive has
 	 * none; false: from the inventory the user looked at, whose serial may
 	 * be the whole IDENTIFY string where sysfs holds a piece of it. */
@@ -85,7 +90,9 @@ int guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root,
 int guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sysfs_root,
 			  char *err, size_t errlen);
 /* The backing file's device, inode and offset of the loop device open on
- * fd, into c (backing_id set).  0, or -errno (not a loop device: -ENXIO). */
+ * fd, into c (backing_id set), and its birth time when c->backing names that
+ * very file and the file system keeps one.  0, or -errno (not a loop
+ * device: -ENXIO). */
 int guard_loop_backing_id(int fd, struct guard_confirm *c);
 /* Append (a second confirmation of the same device is dropped).  A loop
  * device's confirmation whose backing file's device and inode are not read
