@@ -255,6 +255,29 @@ test_record_fixture(void **state)
 	history_close(db);
 }
 
+/* PostgreSQL answers COMMIT of a transaction that failed with "ROLLBACK",
+ * a success status: that is a failure here (nothing was stored, so a
+ * spooled run must stay).  SQLite keeps a transaction open past a failed
+ * statement: its COMMIT commits. */
+static void
+test_commit_rolled_back(void **state)
+{
+	struct hdb *db;
+	char err[256] = "";
+
+	assert_int_equal(history_open(where("spool"), &db, err, sizeof err), 0);
+	exec_ok(db, "BEGIN");
+	assert_int_not_equal(hdb_exec(db, "INSERT INTO run(nosuch) VALUES(1)", err, sizeof err), 0);
+	err[0] = 0;
+	if (pg) {
+		assert_int_equal(hdb_exec(db, "COMMIT", err, sizeof err), -EIO);
+		assert_non_null(strstr(err, "rolled back"));
+	} else {
+		assert_int_equal(hdb_exec(db, "COMMIT", err, sizeof err), 0);
+	}
+	history_close(db);
+}
+
 static void
 test_import_spool(void **state)
 {
@@ -391,6 +414,7 @@ main(void)
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_no_file_behind),
 		cmocka_unit_test(test_record_fixture),
+		cmocka_unit_test(test_commit_rolled_back),
 		cmocka_unit_test(test_import_spool),
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_config),
