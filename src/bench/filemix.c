@@ -411,7 +411,7 @@ filemix_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			S->f = nf;
 			S->cap_f = nc;
 		}
-		struct target_opts o = { .write = true, .file_size = size, .buffered_ok = true };
+		struct target_opts o = { .write = true, .file_size = size, .buffered_ok = true, .named = true };
 		if (target_open(&t, S->dir, &o, err, sizeof(err))) {
 			stop_after(c, pos, "filemix: %s", err);
 			return;

@@ -60,6 +60,10 @@ check_db(const char *v)
 		fprintf(stderr, "diskscope: --db '%s': not a file, sqlite:FILE, postgresql://URL or conninfo\n", v);
 		return -1;
 	}
+	if (hdb_sqlite_check(rest, err, sizeof err)) {
+		fprintf(stderr, "diskscope: --db %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 

@@ -122,6 +122,13 @@ p_exec(struct hdb *h, const char *sql, char *err, size_t n)
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
 		rc = failed(P(h), r);
 		snprintf(err, n, "%s", P(h)->msg);
+	} else if (!strcmp(sql, "COMMIT") && strcmp(PQcmdStatus(r), "COMMIT")) {
+		/* COMMIT of a transaction that failed succeeds as "ROLLBACK":
+		 * nothing was stored, so nothing spooled may be removed */
+		snprintf(P(h)->msg, sizeof P(h)->msg, "the transaction was rolled back (%s)", PQcmdStatus(r));
+		P(h)->sqlstate[0] = 0;
+		snprintf(err, n, "%s", P(h)->msg);
+		rc = -EIO;
 	}
 	PQclear(r);
 	return rc;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sqlite3.h>
 #include "history/db.h"
@@ -16,6 +17,43 @@ static sqlite3 *
 raw(struct hdb *h)
 {
 	return ((struct sdb *)h)->db;
+}
+
+/* A database with no file behind it vanishes on close, and with it every
+ * run recorded and every spooled run imported: ":memory:", "" (a temporary
+ * file), file:...?mode=memory, vfs=memdb.  0, or -EINVAL with one line. */
+static int
+s_ondisk(sqlite3 *db, const char *path, char *err, size_t n)
+{
+	const char *f = sqlite3_db_filename(db, "main");
+	char *vfs = NULL;
+	bool mem = !f || !*f;
+
+	if (!mem && sqlite3_file_control(db, "main", SQLITE_FCNTL_VFSNAME, &vfs) == SQLITE_OK && vfs)
+		mem = !strncmp(vfs, "memdb", 5);
+	sqlite3_free(vfs);
+	if (!mem)
+		return 0;
+	snprintf(err, n, "'%s': a database in memory or a temporary one (no file behind it), gone when diskscope exits: name a file", path);
+	return -EINVAL;
+}
+
+int
+hdb_sqlite_check(const char *path, char *err, size_t n)
+{
+	sqlite3 *db = NULL;
+	int rc = 0;
+
+	/* Only a URI or :memory: needs SQLite to say; a plain path is a file
+	 * (opening it here could block on a FIFO). */
+	if (strcmp(path, ":memory:") && strncasecmp(path, "file:", 5))
+		return 0;
+	/* Read-only and never created: a file that does not exist yet is a
+	 * file (the real open makes it); this asks only where it would be. */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK)
+		rc = s_ondisk(db, path, err, n);
+	sqlite3_close(db);
+	return rc;
 }
 
 static int
@@ -35,11 +73,18 @@ s_open(const char *path, struct hdb **out, char *err, size_t n)
 		return -ENOMEM;
 	s->h.ops = &hdb_sqlite_ops;
 	snprintf(s->h.where, sizeof s->h.where, "%s", path);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+			    NULL) != SQLITE_OK) {
 		snprintf(err, n, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		sqlite3_close(s->db);
 		free(s);
 		return -EIO;
+	}
+	int rc = s_ondisk(s->db, path, err, n);
+	if (rc) {	/* before anything is imported into it */
+		sqlite3_close(s->db);
+		free(s);
+		return rc;
 	}
 	sqlite3_busy_timeout(s->db, 30000);	/* another diskscope recording at the same time */
 	*out = &s->h;

@@ -66,6 +66,9 @@ extern const struct hdb_ops hdb_pg_ops;
 const struct hdb_ops *hdb_backend(const char *where, const char **rest);
 /* Check a PostgreSQL URL or conninfo without connecting; 0 or -EINVAL with err. */
 int hdb_pg_check(const char *where, char *err, size_t n);
+/* Refuse a SQLite database with no file behind it (:memory:, mode=memory,
+ * vfs=memdb) without creating anything; 0 or -EINVAL with err. */
+int hdb_sqlite_check(const char *path, char *err, size_t n);
 
 int hdb_open(const char *where, struct hdb **out, char *err, size_t n);
 void hdb_close(struct hdb *db);

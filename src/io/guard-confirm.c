@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -124,6 +126,53 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 }
 
 int
+guard_loop_backing_id(int fd, struct guard_confirm *c)
+{
+	struct loop_info64 li;
+
+	memset(&li, 0, sizeof li);
+	if (ioctl(fd, LOOP_GET_STATUS64, &li) < 0)
+		return -errno;
+	c->backing_dev = li.lo_device;
+	c->backing_ino = li.lo_inode;
+	c->backing_off = li.lo_offset;
+	c->backing_id = true;
+	/* The inode number alone is not enough: ext4 gives a deleted file's
+	 * number to the next new one.  Its birth time tells them apart; read
+	 * through the path only when the path is that very file. */
+	struct statx sx;
+	c->backing_btime = false;
+	if (c->backing[0] == '/' &&
+	    statx(AT_FDCWD, c->backing, 0, STATX_INO | STATX_BTIME, &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME) && sx.stx_ino == li.lo_inode &&
+	    sx.stx_dev_major == major((dev_t)li.lo_device) &&
+	    sx.stx_dev_minor == minor((dev_t)li.lo_device)) {
+		c->backing_btime = true;
+		c->backing_btime_s = sx.stx_btime.tv_sec;
+		c->backing_btime_ns = sx.stx_btime.tv_nsec;
+	}
+	return 0;
+}
+
+/* The backing file's identity of the loop device c names, now: read
+ * through its node (read-only, so nothing else is disturbed), and only when
+ * that node is still device c->devt.  Not read: backing_id stays false and
+ * the identity check refuses (fail closed). */
+static void
+backing_id_read(struct guard_confirm *c)
+{
+	struct stat st;
+	int fd;
+
+	if (!c->backing[0] || c->backing_id ||
+	    (fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && (!c->devt || st.st_rdev == c->devt))
+		guard_loop_backing_id(fd, c);
+	close(fd);
+}
+
+int
 guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sysfs_root,
 		      char *err, size_t errlen)
 {
@@ -149,6 +198,7 @@ guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sys
 	if ((rc = guard_ident_read(c, st.st_rdev, sysfs_root, err, errlen)) < 0)
 		return rc;
 	strtrimcpy(c->path, sizeof c->path, dev);
+	backing_id_read(c);
 	return 0;
 }
 
@@ -170,7 +220,8 @@ guard_confirms_add(struct guard_confirms *l, const struct guard_confirm *c, char
 		snprintf(err, errlen, "at most %d devices can be confirmed", GUARD_MAX_CONFIRMS);
 		return -E2BIG;
 	}
-	l->v[l->n++] = *c;
+	l->v[l->n] = *c;
+	backing_id_read(&l->v[l->n++]);	/* confirmed now: the file it is on now */
 	return 0;
 }
 
@@ -231,6 +282,45 @@ ident_field(const char *dev, const char *what, const char *seen, const char *now
 	return -1;
 }
 
+/* The same path can name another file by now (detached, another file put
+ * there, attached again): the file itself, as the kernel holds it. */
+static int
+backing_same(const char *dev, const struct guard_confirm *seen, const struct guard_confirm *now,
+	     char *err, size_t errlen)
+{
+	if (!seen->backing_id || !now->backing_id) {
+		snprintf(err, errlen,
+			 "refused: cannot prove %s is still on the backing file you confirmed: the device and inode of %s could not be read %s (LOOP_GET_STATUS64)",
+			 dev, seen->backing, seen->backing_id ? "now" : "when you confirmed");
+		return -EPERM;
+	}
+	if (seen->backing_dev == now->backing_dev && seen->backing_ino == now->backing_ino &&
+	    seen->backing_off == now->backing_off) {
+		if (!seen->backing_btime || (now->backing_btime &&
+					     seen->backing_btime_s == now->backing_btime_s &&
+					     seen->backing_btime_ns == now->backing_btime_ns))
+			return 0;
+		if (!now->backing_btime)
+			snprintf(err, errlen,
+				 "refused: cannot prove %s is still on the backing file you confirmed: the birth time of %s cannot be read now",
+				 dev, now->backing);
+		else
+			snprintf(err, errlen,
+				 "refused: %s is now another drive: backing file %s is another file with the same inode %llu (created %lld.%09u), you confirmed one created %lld.%09u",
+				 dev, now->backing, (unsigned long long)now->backing_ino,
+				 (long long)now->backing_btime_s, now->backing_btime_ns,
+				 (long long)seen->backing_btime_s, seen->backing_btime_ns);
+		return -EPERM;
+	}
+	snprintf(err, errlen,
+		 "refused: %s is now another drive: backing file %s is another file (device %u:%u inode %llu offset %llu), you confirmed device %u:%u inode %llu offset %llu",
+		 dev, now->backing, major((dev_t)now->backing_dev), minor((dev_t)now->backing_dev),
+		 (unsigned long long)now->backing_ino, (unsigned long long)now->backing_off,
+		 major((dev_t)seen->backing_dev), minor((dev_t)seen->backing_dev),
+		 (unsigned long long)seen->backing_ino, (unsigned long long)seen->backing_off);
+	return -EPERM;
+}
+
 int
 guard_check_identity(const char *dev, const struct guard_confirm *seen,
 		     const struct guard_confirm *now, char *err, size_t errlen)
@@ -250,6 +340,8 @@ guard_check_identity(const char *dev, const struct guard_confirm *seen,
 					    seen->exact, false, err, errlen)) < 0)
 		return -EPERM;
 	compared += r;
+	if (seen->backing[0] && (r = backing_same(dev, seen, now, err, errlen)) < 0)
+		return r;
 	if (seen->capacity && now->capacity) {
 		if (seen->capacity != now->capacity) {
 			snprintf(err, errlen,

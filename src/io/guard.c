@@ -558,8 +558,11 @@ guard_write_open(const char *devpath, const struct guard_confirms *l,
 	if ((rc = guard_check_rules(st.st_rdev, devpath, g, err, errlen)) < 0)
 		goto fail;
 	/* 4. the drive confirmed: nothing has been written yet. */
-	if ((rc = guard_ident_read(&now, st.st_rdev, g->sysfs_root, err, errlen)) < 0 ||
-	    (rc = guard_check_identity(devpath, seen, &now, err, errlen)) < 0)
+	if ((rc = guard_ident_read(&now, st.st_rdev, g->sysfs_root, err, errlen)) < 0)
+		goto fail;
+	if (now.backing[0])	/* the file behind the very descriptor we write */
+		guard_loop_backing_id(*fd, &now);
+	if ((rc = guard_check_identity(devpath, seen, &now, err, errlen)) < 0)
 		goto fail;
 	return 0;
 fail:

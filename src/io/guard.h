@@ -13,7 +13,9 @@
  *      (/sys/dev/block/MAJ:MIN/holders: md, dm, zfs), not swap (/proc/swaps
  *      by device number);
  *   4. the opened device's identity (serial, WWN, capacity; for a loop device
- *      its backing file) equal to the confirmed one.
+ *      its backing file: its path, and the device, inode and offset the
+ *      kernel holds (LOOP_GET_STATUS64), since another file can be put at
+ *      the same path and attached again) equal to the confirmed one.
  * A rule that cannot be evaluated refuses (fail closed) and says which rule
  * and why.  Each refusal is -EPERM with ONE sentence "refused: ..." naming the
  * rule and the evidence (the CLI exits 3).
@@ -41,6 +43,15 @@ struct guard_confirm {
 	char serial[64], wwn[64];	/* "" none (exact) or unknown (!exact) */
 	uint64_t capacity;	/* bytes, 0 unknown */
 	char backing[256];	/* loop backing file, "" not a loop device */
+	/* the backing file as the kernel holds it (LOOP_GET_STATUS64), read
+	 * when confirmed and after the open; false: not read (refused) */
+	bool backing_id;
+	uint64_t backing_dev, backing_ino, backing_off;
+	/* its birth time (statx), where the file system keeps one: an inode
+	 * number is reused at once on ext4 after a delete */
+	bool backing_btime;
+	int64_t backing_btime_s;
+	uint32_t backing_btime_ns;
 	/* true: read from sysfs by the guard itself, so "" means the drive has
 	 * none; false: from the inventory the user looked at, whose serial may
 	 * be the whole IDENTIFY string where sysfs holds a piece of it. */
@@ -78,7 +89,14 @@ int guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root,
  * the identity it has now.  0, -ENOENT / -ENOTBLK (one line in err). */
 int guard_confirm_capture(struct guard_confirm *c, const char *path, const char *sysfs_root,
 			  char *err, size_t errlen);
-/* Append (a second confirmation of the same device is dropped).  0 / -E2BIG. */
+/* The backing file's device, inode and offset of the loop device open on
+ * fd, into c (backing_id set), and its birth time when c->backing names that
+ * very file and the file system keeps one.  0, or -errno (not a loop
+ * device: -ENXIO). */
+int guard_loop_backing_id(int fd, struct guard_confirm *c);
+/* Append (a second confirmation of the same device is dropped).  A loop
+ * device's confirmation whose backing file's device and inode are not read
+ * yet (one from the inventory) gets them now, from c->path.  0 / -E2BIG. */
 int guard_confirms_add(struct guard_confirms *l, const struct guard_confirm *c,
 		       char *err, size_t errlen);
 /* The confirmation that names devpath (same resolved path or same device

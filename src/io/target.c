@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "io/guard.h"
@@ -177,9 +178,101 @@ scratch_fail(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-	if (t->created)
+	if (t->created && !t->unnamed)
 		unlink(t->path);	/* only ever the file we created */
 	t->created = false;
+}
+
+/* A scratch file of size bytes fits in the directory's free space (a size
+ * that cannot is bad input, refused before anything is created; size
+ * UINT64_MAX: it did not fit after all).  0 or -EINVAL with one line. */
+static int
+scratch_fits(const char *dir, const char *real, uint64_t size, char *err, size_t errlen)
+{
+	struct statvfs sv;
+
+	if (statvfs(real, &sv) < 0)
+		return 0;	/* cannot tell: creating it will say */
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (size != UINT64_MAX && size <= avail)
+		return 0;
+	if (size == UINT64_MAX)
+		snprintf(err, errlen, "%s: the scratch file (--file-size) does not fit: %.1f GiB of free space there",
+			 dir, (double)avail / (1u << 30));
+	else
+		snprintf(err, errlen,
+			 "%s: a %.1f GiB scratch file (--file-size) does not fit: %.1f GiB of free space there; give a smaller --file-size",
+			 dir, (double)size / (1u << 30), (double)avail / (1u << 30));
+	return -EINVAL;
+}
+
+/* Create the scratch file: with O_TMPFILE it has no name, so nothing is
+ * left behind whatever ends the run (kill -9 too) and nobody else can open
+ * it; --keep links it into the directory at close.  A named file
+ * (mkostemp, O_CREAT|O_EXCL: never an existing one) when the caller reopens
+ * it by name (o->named) or the file system has no O_TMPFILE; a leftover of
+ * that kind is DIR/diskscope-scratch-XXXXXX. */
+static int
+scratch_create(struct target *t, const char *dir, const char *real, const struct target_opts *o,
+	       char *err, size_t errlen)
+{
+	int rc;
+
+	if (!o->named) {
+		t->fd = open(real, O_TMPFILE | O_RDWR | O_CLOEXEC | (o->keep ? 0 : O_EXCL), 0600);
+		if (t->fd >= 0) {
+			t->created = t->unnamed = true;
+			pathf(t->path, sizeof t->path, "%s/(unnamed scratch file)", real);
+			return 0;
+		}
+		if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot create a scratch file: %s", dir, strerror(-rc));
+			return rc;
+		}
+	}
+	if (pathf(t->path, sizeof t->path, "%s/diskscope-scratch-XXXXXX", real) < 0) {
+		snprintf(err, errlen, "%s: directory path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if ((t->fd = mkostemp(t->path, O_CLOEXEC)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create a scratch file: %s", dir, strerror(-rc));
+		return rc;
+	}
+	t->created = true;
+	return 0;
+}
+
+/* --keep of an unnamed scratch file: give it a name now, beside where it
+ * was made (DIR/diskscope-scratch-XXXXXX, a name nobody has). */
+static void
+scratch_link(struct target *t)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char proc[64], name[PATH_MAX], *slash = strrchr(t->path, '/');
+	uint64_t r = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32);
+
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", t->fd);
+	for (int tries = 0; tries < 100; tries++) {
+		char sfx[7];
+		for (int i = 0; i < 6; i++, r = r * 6364136223846793005ULL + 1442695040888963407ULL)
+			sfx[i] = set[(r >> 33) % (sizeof set - 1)];
+		sfx[6] = '\0';
+		if (pathf(name, sizeof name, "%s/diskscope-scratch-%s", t->path, sfx) < 0)
+			break;
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0) {
+			strtrimcpy(t->path, sizeof t->path, name);
+			t->unnamed = false;
+			return;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	*slash = '/';
 }
 
 /* O_DIRECT on a RAM filesystem (tmpfs, ramfs): Linux < 6.6 refuses it.  There
@@ -209,17 +302,9 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 		strtrimcpy(real, sizeof real, dir);
 	t->kind = TGT_FILE;
 	short_name(t, "scratch");
-	if (pathf(t->path, sizeof t->path, "%s/diskscope-scratch-XXXXXX", real) < 0) {
-		snprintf(err, errlen, "%s: directory path too long", dir);
-		return -ENAMETOOLONG;
-	}
-	/* mkostemp creates with O_CREAT|O_EXCL: never an existing file. */
-	if ((t->fd = mkostemp(t->path, O_CLOEXEC)) < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create a scratch file: %s", dir, strerror(-rc));
+	if ((rc = scratch_fits(dir, real, size, err, errlen)) < 0 ||
+	    (rc = scratch_create(t, dir, real, o, err, errlen)) < 0)
 		return rc;
-	}
-	t->created = true;
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl >= 0 && fcntl(t->fd, F_SETFL, fl | O_DIRECT) == 0) {
 		t->direct = true;
@@ -255,6 +340,10 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 	bool must_fill = !o->write || o->fill;
 	if (fallocate(t->fd, 0, 0, (off_t)size) < 0) {
 		rc = -errno;
+		if (rc == -ENOSPC || rc == -EDQUOT) {	/* taken meanwhile, or a quota */
+			rc = scratch_fits(dir, real, UINT64_MAX, err, errlen);
+			goto fail;
+		}
 		if (rc != -EOPNOTSUPP)
 			goto space;
 		must_fill = true;	/* no preallocation here: writing it allocates */
@@ -336,10 +425,12 @@ target_close(struct target *t)
 		sim_target_close(t);
 		return;
 	}
+	if (t->created && t->keep && t->unnamed && t->fd >= 0)
+		scratch_link(t);
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-	if (t->created && !t->keep)
+	if (t->created && !t->keep && !t->unnamed)
 		unlink(t->path);
 	t->created = false;
 }

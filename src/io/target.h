@@ -23,6 +23,7 @@ struct target_opts {
 	bool defer_fill;		/* leave a scratch file's fill to target_prepare() */
 	bool fill;			/* fill a scratch file even when the test writes (it reads too) */
 	bool buffered_ok;		/* no O_DIRECT: open buffered anyway (the test flushes and drops) */
+	bool named;			/* a scratch file the caller reopens by name (filemix): not O_TMPFILE */
 	/* sim drives: their clock, 0 = virtual (headless: a run ends at once and
 	 * repeats exactly), else real time x sim_speed (the dashboard); and the
 	 * seed of their rate noise (the plan's --seed; NULL opts: 42) */
@@ -41,6 +42,7 @@ struct target {
 	uint32_t mem_align, offset_align;	/* O_DIRECT alignment (STATX_DIOALIGN or logical) */
 	bool writable;			/* opened for writing (guard passed) */
 	bool created;			/* scratch file created by us (removed on close unless keep) */
+	bool unnamed;			/* scratch file made with O_TMPFILE: path is only for messages */
 	bool keep;
 	int controller;			/* inventory controller index, -1 unknown */
 	void *sim;			/* engine-sim's per-drive state */
@@ -57,10 +59,14 @@ struct target {
  * O_DIRECT, read-only unless opts->write, in which case the guard decides
  * (-EPERM + its one-sentence "refused: ..." in err; see io/guard.h) and the
  * device is then held O_RDWR|O_EXCL for the whole run.  Directory: creates a
- * scratch file "diskscope-scratch-XXXXXX" (O_EXCL, fallocate'd to file_size,
+ * scratch file (O_EXCL, fallocate'd to file_size,
  * O_DIRECT; filled with incompressible data first when the test only reads,
  * so reads reach the media, as fio lays out its files).  An existing regular
  * file is never used (-EPERM when writing, -EINVAL when reading).
+ * The scratch file is made with O_TMPFILE where the file system has it (no
+ * name: nothing is left behind, even after kill -9; --keep names it at
+ * close), else it is the named DIR/diskscope-scratch-XXXXXX.  A file size
+ * the directory's free space cannot take is -EINVAL, nothing created.
  * "sim:MODEL": a simulated drive.  0 or -errno, with a one-line reason in err
  * that names the target.  o may be NULL (read-only, defaults). */
 int target_open(struct target *t, const char *spec, const struct target_opts *o,

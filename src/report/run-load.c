@@ -1,5 +1,6 @@
 /* run-load.c - the "run" section of a schema-1 document -> run_result
  * (writing it: run-json.c). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,7 +30,7 @@ is_array(struct json_object *o)
 
 struct ld {
 	char where[64];		/* "steps[2].results[0]" */
-	char err[192];		/* the first bad field; "" = none */
+	char err[320];		/* the first bad field; "" = none */
 };
 
 static int
@@ -48,6 +49,27 @@ get(struct json_object *o, const char *k)
 	       json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
+/* Why number v (d as read) is refused, naming it as written: a huge one is
+ * valid JSON, only out of range (1e308, or 1e309 that a double cannot
+ * hold); NaN and Infinity are no JSON numbers at all. */
+static void
+ld_range(struct ld *L, const char *k, struct json_object *v, double d, const char *want)
+{
+	char why[128];
+	const char *txt = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	bool literal = txt && (isdigit((unsigned char)txt[0]) ||
+			       (txt[0] == '-' && isdigit((unsigned char)txt[1])));
+
+	if (!literal || isnan(d))
+		snprintf(why, sizeof why, "%.24s is not a finite number (want %s)", txt ? txt : "?", want);
+	else if (d < 0)
+		snprintf(why, sizeof why, "%.24s is negative (want %s)", txt, want);
+	else
+		snprintf(why, sizeof why, "%.24s is out of range: valid JSON, but not a plausible value (want %s)",
+			 txt, want);
+	ld_bad(L, k, why);
+}
+
 /* A number 0 .. LD_MAX, or `dflt` when absent or null. */
 static double
 num(struct ld *L, struct json_object *v, const char *k, double dflt)
@@ -60,7 +82,7 @@ num(struct ld *L, struct json_object *v, const char *k, double dflt)
 	}
 	double d = json_object_get_double(v);
 	if (!isfinite(d) || d < 0 || d > LD_MAX) {
-		ld_bad(L, k, "not a plausible value (want a number 0 .. 1e12)");
+		ld_range(L, k, v, d, "a number 0 .. 1e12");
 		return dflt;
 	}
 	return d;
@@ -78,6 +100,29 @@ gdn(struct ld *L, struct json_object *o, const char *k)	/* null -> NaN */
 	return num(L, get(o, k), k, NAN);
 }
 
+/* A whole number written as a double (1e3 is one, 1e308 one out of range):
+ * true and *out, or false with the reason. */
+static bool
+dbl_whole(struct ld *L, const char *k, struct json_object *v, uint64_t max, uint64_t *out)
+{
+	double d = json_object_get_double(v);
+	char want[48];
+
+	if (isfinite(d) && d >= 0 && d == floor(d) && d <= 9007199254740992.0 && d <= (double)max) {
+		*out = (uint64_t)d;
+		return true;
+	}
+	if (max == UINT64_MAX)
+		snprintf(want, sizeof want, "a whole number 0 or more");
+	else
+		snprintf(want, sizeof want, "a whole number 0 .. %llu", (unsigned long long)max);
+	if (!isfinite(d) || d < 0 || d == floor(d))
+		ld_range(L, k, v, d, want);
+	else
+		ld_bad(L, k, "not a whole number");
+	return false;
+}
+
 /* A whole number 0 .. max; 0 when absent or null. */
 static uint64_t
 gum(struct ld *L, struct json_object *o, const char *k, uint64_t max)
@@ -85,6 +130,11 @@ gum(struct ld *L, struct json_object *o, const char *k, uint64_t max)
 	struct json_object *v = get(o, k);
 	if (!v)
 		return 0;
+	if (json_object_is_type(v, json_type_double)) {
+		uint64_t u = 0;
+		dbl_whole(L, k, v, max, &u);
+		return u;
+	}
 	if (!json_object_is_type(v, json_type_int)) {
 		ld_bad(L, k, "not a whole number");
 		return 0;
@@ -95,7 +145,10 @@ gum(struct ld *L, struct json_object *o, const char *k, uint64_t max)
 	}
 	uint64_t u = json_object_get_uint64(v);
 	if (u > max) {
-		ld_bad(L, k, "too large");
+		char why[96];
+		snprintf(why, sizeof why, "%llu is out of range (too large: want a whole number 0 .. %llu)",
+			 (unsigned long long)u, (unsigned long long)max);
+		ld_bad(L, k, why);
 		return 0;
 	}
 	return u;
@@ -363,7 +416,9 @@ target_load(struct ld *L, struct json_object *o, struct target_result *t)
 			for (size_t k = 0; k < n; k++) {
 				struct json_object *cv = json_object_array_get_idx(c, k);
 				t->hist.upper_us[k] = num(L, json_object_array_get_idx(u, k), "hist.upper_us", 0);
-				if (!cv || !json_object_is_type(cv, json_type_int) || json_object_get_int64(cv) < 0)
+				if (cv && json_object_is_type(cv, json_type_double))
+					dbl_whole(L, "hist.count", cv, UINT64_MAX, &t->hist.count[k]);
+				else if (!cv || !json_object_is_type(cv, json_type_int) || json_object_get_int64(cv) < 0)
 					ld_bad(L, "hist.count", "not a whole number 0 or more");
 				else
 					t->hist.count[k] = json_object_get_uint64(cv);

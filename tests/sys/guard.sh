@@ -7,10 +7,12 @@
 # "N scenarios refused, 0 bytes changed" and fails if any byte changed.
 # Then an unmounted, confirmed device is written (the guard is no wall).
 #
-# The swapped-device scenario uses the guard's test hook
+# The swapped-device scenarios use the guard's test hook
 # DISKSCOPE_TEST_PAUSE_BEFORE_WRITE (io/guard.h): diskscope pauses between
 # the confirmation and the exclusive open while the test re-attaches the
-# same /dev/loopN to another backing file.
+# same /dev/loopN to another backing file (11), or to another file put at
+# the confirmed file's path (11b moved aside, 11c deleted and made again:
+# the same path, refused by inode and birth time).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -19,7 +21,7 @@ for c in losetup addpart delpart blockdev mountpoint mkfs.ext4 sha256sum cmp pyt
   command -v $c >/dev/null 2>&1 || { echo "SKIP: $c not installed"; exit 77; }
 done
 [ -e /dev/loop-control ] || { echo "SKIP: no loop device support"; exit 77; }
-DS=build/diskscope
+DS=${DISKSCOPE:-build/diskscope}
 [ -x $DS ] || { echo "SKIP: build/diskscope is not built"; exit 77; }
 
 D=$(mktemp -d /tmp/ds-guardsys.XXXXXX)
@@ -253,6 +255,47 @@ report "device swapped after confirmation" \
 losetup -d "$L5"; i=0
 while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 must "re-attach" losetup --direct-io=on "$L5" "$D/free.img"
+
+# 11b, 11c. The same path, another file: detached, another file put at the
+#     confirmed file's path, attached again.  The path is the same; the file
+#     is not: 11b moves the confirmed file aside (another inode), 11c deletes
+#     it and creates a new one (on ext4 the new file gets the freed inode
+#     number: its birth time tells them apart).
+# same_path WHAT MODE: MODE "move" keeps the confirmed file as free.confirmed
+same_path() {
+  what=$1 mode=$2
+  DISKSCOPE_TEST_PAUSE_BEFORE_WRITE=30 $DS run seqwrite "$L5" --time 1 --destroy-data="$L5" \
+    > /dev/null 2> "$D/same.out" &
+  BG=$!
+  i=0; while ! grep -q "test hook" "$D/same.out" && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+  grep -q "test hook" "$D/same.out" || { echo "FAIL: the test hook never paused: $(cat "$D/same.out")"; exit 1; }
+  ino0=$(stat -c %i "$D/free.img")
+  must "$what" losetup -d "$L5"
+  i=0; while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  if [ "$mode" = move ]; then must "$what" mv "$D/free.img" "$D/free.confirmed"
+  else must "$what" rm "$D/free.img"; fi
+  truncate -s 16M "$D/free.img"
+  mark "$D/free.img"
+  must "$what" losetup --direct-io=on "$L5" "$D/free.img"
+  [ "$(cat "/sys/block/${L5#/dev/}/loop/backing_file")" = "$D/free.img" ] ||
+    { echo "FAIL: set-up for $what: $L5 is not on $D/free.img"; exit 1; }
+  [ "$(stat -c %i "$D/free.img")" = "$ino0" ] && echo "note: $what: the new file got the old one's inode $ino0"
+  # diskscope has opened nothing yet (paused before the open): these are
+  # the bytes before any write could happen
+  watch="$D/free.img"; [ "$mode" = move ] && watch="$watch $D/free.confirmed"
+  # shellcheck disable=SC2086
+  take $watch
+  kill -0 $BG 2>/dev/null || { echo "FAIL: set-up for $what: the swap took longer than the 30 s pause"; exit 1; }
+  wait $BG; RC=$?; BG=""
+  OUT=$(cat "$D/same.out")
+  report "$what" "refused: $L5 is now another drive: backing file $D/free.img is another file" "$watch"
+  losetup -d "$L5"; i=0
+  while [ -e "/sys/block/${L5#/dev/}/loop/backing_file" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  [ "$mode" = move ] && must "re-attach" mv "$D/free.confirmed" "$D/free.img"
+  must "re-attach" losetup --direct-io=on "$L5" "$D/free.img"
+}
+same_path "same path, another file (moved aside, re-attached)" move
+same_path "same path, a new file (deleted, made again, re-attached)" recreate
 
 # 12. A file diskscope did not create (scratch files are its own, always new).
 head -c 4194304 /dev/urandom > "$D/precious.bin"

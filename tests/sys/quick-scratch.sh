@@ -84,8 +84,15 @@ echo "ok: ext4 on $L"
 "$DS" run quick "$T/mnt" --loops 1 --time 1 --interval 60 --file-size 32M --json "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
 P=$!
 i=0
-until ls "$T/mnt" | grep -q diskscope-scratch || [ $i -gt 600 ]; do sleep 0.1; i=$((i + 1)); done
-ls "$T/mnt" | grep -q diskscope-scratch || { kill $P; fail "SIGINT: no scratch file while running"; }
+# the scratch file has no name (O_TMPFILE): the run holds it open in $T/mnt
+held() {
+  for f in /proc/"$P"/fd/*; do
+    case $(readlink "$f" 2>/dev/null) in "$T/mnt"/*) return 0 ;; esac
+  done
+  return 1
+}
+until held || [ $i -gt 600 ]; do sleep 0.1; i=$((i + 1)); done
+held || { kill $P; wait $P; fail "SIGINT: no scratch file held open while running"; }
 sleep 2	# let it measure something; what is asserted holds whenever the signal lands
 kill -INT $P
 wait $P

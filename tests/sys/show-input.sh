@@ -2,7 +2,8 @@
 # show-input.sh - `diskscope show FILE` on hostile saved results refuses
 # before any screen is drawn: one line naming the file and the reason (the
 # field, or the byte offset), exit 2.  Truncated, trailing garbage, NaN,
-# negative and huge MB/s, a string for a number, a FIFO, a directory.
+# negative and huge MB/s (1e308: valid JSON, said to be out of range), a
+# string for a number, a FIFO, a directory.
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3"; exit 77; }
@@ -37,11 +38,16 @@ open(sys.argv[2], "w").write(json.dumps(d, allow_nan=True))
 PY
 }
 mut nan 'r0["mbps"] = float("nan")'
-refused "$T/nan.json" "steps\[0\].results\[0\].mbps: not a plausible value"
+refused "$T/nan.json" "steps\[0\].results\[0\].mbps: NaN is not a finite number"
 mut neg 'r0["mbps"] = -150.0'
-refused "$T/neg.json" "mbps: not a plausible value"
+refused "$T/neg.json" "mbps: -150.0 is negative"
 mut huge 'r0["iops"] = 1e300'
-refused "$T/huge.json" "iops: not a plausible value"
+refused "$T/huge.json" "iops: 1e+300 is out of range: valid JSON, but not a plausible value"
+# 1e308 is valid JSON (a double holds it): out of range, not "not valid JSON"
+mut huge308 'r0["mbps"] = 1e308'
+refused "$T/huge308.json" "mbps: 1e+308 is out of range: valid JSON"
+mut hugebytes 'r0["bytes"] = 1e308'
+refused "$T/hugebytes.json" "bytes: 1e+308 is out of range: valid JSON"
 mut str 'r0["seconds"] = "ten"'
 refused "$T/str.json" "seconds: not a number"
 mkfifo "$T/fifo.json"

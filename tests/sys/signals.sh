@@ -21,12 +21,19 @@ RUN="run seqread $T/d --file-size 64M"
 no_scratch() {
 	[ -z "$(ls -A "$T/d")" ] || fail "$1: scratch file left behind: $(ls -A "$T/d")"
 }
+# the run's scratch file in $T/d as /proc/PID/fd/N (it has no name: O_TMPFILE)
+held() {
+	for f in /proc/"$P"/fd/*; do
+		case $(readlink "$f" 2>/dev/null) in "$T/d"/*) echo "$f"; return 0 ;; esac
+	done
+	return 1
+}
 # wait until the run measures: the scratch file is there, filled
 wait_measuring() {
 	i=0
 	while :; do
-		f=$(ls -A "$T/d" 2>/dev/null | head -1)
-		[ -n "$f" ] && [ "$(stat -c %s "$T/d/$f" 2>/dev/null)" = 67108864 ] && break
+		f=$(held)
+		[ -n "$f" ] && [ "$(stat -L -c %s "$f" 2>/dev/null)" = 67108864 ] && break
 		kill -0 "$P" 2>/dev/null || fail "$1: the run ended before it was signalled"
 		i=$((i + 1)); [ $i -lt 1200 ] || fail "$1: no scratch file after 120 s"
 		sleep 0.1

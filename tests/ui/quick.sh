@@ -31,7 +31,12 @@ qdir=$D
 trap 'rm -rf "$qdir"; ds_cleanup' EXIT INT TERM
 ds_start 120 40 -- "$DEMO quick $D --loops 1 --time 1 --interval 600 --file-size 8M"
 ds_wait 'idle 600s before SEQ1M Q1T1 read #1' "the scratch-file run idling after its first cell"
-ls "$D" | grep -q '^diskscope-scratch-' || ds_fail "no scratch file while running"
+# the scratch file has no name (O_TMPFILE): some process holds it open in $D
+held=
+for f in /proc/[0-9]*/fd/*; do
+  case $(readlink "$f" 2>/dev/null) in "$D"/*) held=$f; break ;; esac
+done
+[ -n "$held" ] || ds_fail "no scratch file held open in $D while running"
 ds_keys C-c
 st=$(ds_wait_exit)
 [ "$st" = 130 ] || ds_fail "Ctrl-C: exit status $st, want 130"

@@ -293,7 +293,10 @@ roundtrip(const char *spec, const char *engine, unsigned qd, uint32_t bs, const 
 	pass(&e, base, bs, qd, order, nblocks, false, seed);
 	ops->cleanup(&e);
 
-	const char *outside = backing ? backing : t.path;
+	/* a scratch file made with O_TMPFILE has no name: reopened by its fd */
+	char fdpath[64];
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", t.fd);
+	const char *outside = backing ? backing : t.unnamed ? fdpath : t.path;
 	check_outside(outside, 0, bs, 0, seed);
 	check_outside(outside, 0, bs, nblocks / 2, seed);
 	check_outside(outside, 0, bs, nblocks - 1, seed);
@@ -487,12 +490,35 @@ t_scratch_rules(void **s)
 	assert_string_equal(out, "keep-me");
 	unlink(file);
 
-	/* ENOSPC: clear error naming the directory, nothing left behind. */
+	/* Larger than the free space: bad input naming the directory, nothing
+	 * created. */
 	o.file_size = 64u << 20;
-	assert_int_equal(target_open(&t, R.smallmnt, &o, err, sizeof err), -ENOSPC);
+	assert_int_equal(target_open(&t, R.smallmnt, &o, err, sizeof err), -EINVAL);
 	assert_non_null(strstr(err, R.smallmnt));
-	assert_non_null(strstr(err, "not enough free space"));
+	assert_non_null(strstr(err, "does not fit"));
+	assert_non_null(strstr(err, "free space"));
 	assert_int_equal(count_scratch(R.smallmnt), 0);
+
+	/* O_TMPFILE: no name at all while it is in use, so nothing can be
+	 * left behind; closed, it is gone. */
+	o.file_size = 1u << 20;
+	assert_int_equal(target_open(&t, R.ext4mnt, &o, err, sizeof err), 0);
+	assert_true(t.created && t.unnamed);
+	assert_int_equal(count_scratch(R.ext4mnt), 0);
+	assert_int_equal(sh(out, sizeof out, "ls -A %s | wc -l", R.ext4mnt), 0);
+	size_t before = strtoul(out, NULL, 10);
+	target_close(&t);
+	assert_int_equal(count_scratch(R.ext4mnt), 0);
+	/* reopened by name (filemix): a named file, removed at close */
+	o.named = true;
+	assert_int_equal(target_open(&t, R.ext4mnt, &o, err, sizeof err), 0);
+	assert_false(t.unnamed);
+	assert_int_equal(count_scratch(R.ext4mnt), 1);
+	target_close(&t);
+	assert_int_equal(count_scratch(R.ext4mnt), 0);
+	o.named = false;
+	assert_int_equal(sh(out, sizeof out, "ls -A %s | wc -l", R.ext4mnt), 0);
+	assert_int_equal(strtoul(out, NULL, 10), before);
 
 	/* Read-only directory. */
 	assert_int_equal(target_open(&t, R.romnt, &o, err, sizeof err), -EROFS);
@@ -506,9 +532,12 @@ t_scratch_rules(void **s)
 	assert_true(t.created);
 	assert_int_equal(t.size, 1u << 20);
 	assert_true(t.direct);
-	strtrimcpy(file, sizeof file, t.path);
+	assert_int_equal(count_scratch(R.ext4mnt), 0);	/* named at close */
 	target_close(&t);
+	strtrimcpy(file, sizeof file, t.path);
+	assert_non_null(strstr(file, "/diskscope-scratch-"));
 	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(count_scratch(R.ext4mnt), 1);
 	unlink(file);
 	assert_int_equal(count_scratch(R.ext4mnt), 0);
 }

@@ -456,6 +456,45 @@ t_identity(void **s)
 	strcpy(l2.backing, "/srv/b.img");
 	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
 	assert_string_equal(err, "refused: /dev/loop4 is now another drive: backing file /srv/b.img, you confirmed /srv/a.img");
+	/* the same path, another file (detached, another file put there,
+	 * attached again): the kernel's device and inode tell them apart */
+	l1.backing_id = true;
+	l1.backing_dev = makedev(8, 3);
+	l1.backing_ino = 1201;
+	l2 = l1;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), 0);
+	l2.backing_ino = 1202;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
+	assert_string_equal(err, "refused: /dev/loop4 is now another drive: backing file /srv/a.img is another file"
+			    " (device 8:3 inode 1202 offset 0), you confirmed device 8:3 inode 1201 offset 0");
+	l2 = l1;
+	l2.backing_off = 4096;	/* the same file from another offset: other bytes */
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
+	/* ext4 gives a deleted file's inode number to the next new file: the
+	 * birth time tells them apart (when the file system keeps one) */
+	l1.backing_btime = true;
+	l1.backing_btime_s = 1796286007;
+	l1.backing_btime_ns = 439572059;
+	l2 = l1;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), 0);
+	l2.backing_btime_s = 1796286054;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
+	assert_string_equal(err, "refused: /dev/loop4 is now another drive: backing file /srv/a.img is another file"
+			    " with the same inode 1201 (created 1796286054.439572059), you confirmed one created"
+			    " 1796286007.439572059");
+	l2.backing_btime = false;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
+	assert_non_null(strstr(err, "the birth time of /srv/a.img cannot be read now"));
+	l1.backing_btime = false;	/* a file system without birth times: inode only */
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), 0);
+	/* not read (then or now): refused, never assumed */
+	l2 = l1;
+	l2.backing_id = false;
+	assert_int_equal(guard_check_identity("/dev/loop4", &l1, &l2, err, sizeof err), -EPERM);
+	assert_non_null(strstr(err, "refused: cannot prove /dev/loop4 is still on the backing file you confirmed"));
+	assert_non_null(strstr(err, "could not be read now"));
+	assert_int_equal(guard_check_identity("/dev/loop4", &l2, &l1, err, sizeof err), -EPERM);
+	assert_non_null(strstr(err, "could not be read when you confirmed"));
 	/* nothing to compare: refused */
 	struct guard_confirm none = { .exact = false }, some = { .exact = true };
 	assert_int_equal(guard_check_identity("/dev/sdc", &none, &some, err, sizeof err), -EPERM);

@@ -163,6 +163,39 @@ test_not_regular(void **state)
 	assert_int_equal(history_open(dir, &db, err, sizeof err), -EINVAL);
 }
 
+/* A database with no file behind it would take the spool and vanish: every
+ * such value is refused after opening, and by the --db check before it. */
+static void
+test_no_file_behind(void **state)
+{
+	static const char *const mem[] = { ":memory:", "file::memory:", "file:x.db?mode=memory",
+					   "file:x.db?mode=memory&cache=shared", "file:/h.db?vfs=memdb",
+					   "sqlite::memory:" };
+	struct hdb *db = NULL;
+	char err[256] = "", path[600];
+
+	if (pg)
+		skip();	/* files only */
+	for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
+		err[0] = 0;
+		assert_int_equal(history_open(mem[i], &db, err, sizeof err), -EINVAL);
+		assert_null(db);
+		if (!strstr(err, "in memory or a temporary one") || strchr(err, '\n'))
+			fail_msg("%s: %s", mem[i], err);
+		const char *rest = mem[i];
+		hdb_backend(mem[i], &rest);
+		assert_int_equal(hdb_sqlite_check(rest, err, sizeof err), -EINVAL);
+	}
+	/* a file, new or not, URI or not: allowed, and nothing made by the check */
+	snprintf(path, sizeof path, "file:%s/uri.db", dir);
+	assert_int_equal(hdb_sqlite_check(path, err, sizeof err), 0);
+	assert_int_not_equal(access(path + 5, F_OK), 0);
+	assert_int_equal(history_open(path, &db, err, sizeof err), 0);
+	history_close(db);
+	assert_int_equal(access(path + 5, F_OK), 0);
+	assert_int_equal(hdb_sqlite_check(path, err, sizeof err), 0);
+}
+
 static void
 test_record_fixture(void **state)
 {
@@ -219,6 +252,29 @@ test_record_fixture(void **state)
 	run_result_free(&r);
 	assert_int_equal(count(db, "SELECT count(*) FROM drive"), 1);
 	assert_int_equal(count(db, "SELECT count(DISTINCT run) FROM run_target"), 3);
+	history_close(db);
+}
+
+/* PostgreSQL answers COMMIT of a transaction that failed with "ROLLBACK",
+ * a success status: that is a failure here (nothing was stored, so a
+ * spooled run must stay).  SQLite keeps a transaction open past a failed
+ * statement: its COMMIT commits. */
+static void
+test_commit_rolled_back(void **state)
+{
+	struct hdb *db;
+	char err[256] = "";
+
+	assert_int_equal(history_open(where("spool"), &db, err, sizeof err), 0);
+	exec_ok(db, "BEGIN");
+	assert_int_not_equal(hdb_exec(db, "INSERT INTO run(nosuch) VALUES(1)", err, sizeof err), 0);
+	err[0] = 0;
+	if (pg) {
+		assert_int_equal(hdb_exec(db, "COMMIT", err, sizeof err), -EIO);
+		assert_non_null(strstr(err, "rolled back"));
+	} else {
+		assert_int_equal(hdb_exec(db, "COMMIT", err, sizeof err), 0);
+	}
 	history_close(db);
 }
 
@@ -356,7 +412,9 @@ main(void)
 		cmocka_unit_test(test_migrate_from_one),
 		cmocka_unit_test(test_new_file_and_dirs),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_no_file_behind),
 		cmocka_unit_test(test_record_fixture),
+		cmocka_unit_test(test_commit_rolled_back),
 		cmocka_unit_test(test_import_spool),
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_config),

@@ -45,7 +45,9 @@ teardown(void **state)
 	return 0;
 }
 
-/* The scratch file in dir, "" when none. */
+/* The scratch file in dir, "" when none: a named one, or one made with
+ * O_TMPFILE that this process holds open ("DIR/#INODE (deleted)"), as the
+ * /proc/self/fd/N that reopens it. */
 static void
 scratch_path(char *out, size_t n)
 {
@@ -53,10 +55,23 @@ scratch_path(char *out, size_t n)
 	struct dirent *e;
 	out[0] = 0;
 	while (d && (e = readdir(d)))
-		if (!strncmp(e->d_name, "diskscope-scratch-", 18))
+		if (e->d_name[0] != '.')
 			snprintf(out, n, "%s/%s", dir, e->d_name);
 	if (d)
 		closedir(d);
+	if (out[0] || !(d = opendir("/proc/self/fd")))
+		return;
+	while ((e = readdir(d))) {
+		char p[300], l[600];
+		snprintf(p, sizeof p, "/proc/self/fd/%s", e->d_name);
+		ssize_t k = readlink(p, l, sizeof l - 1);
+		if (k <= 0)
+			continue;
+		l[k] = 0;
+		if (!strncmp(l, dir, strlen(dir)) && l[strlen(dir)] == '/')
+			snprintf(out, n, "%s", p);
+	}
+	closedir(d);
 }
 
 static struct runner *
