@@ -1,6 +1,6 @@
 /* run.c - the headless `diskscope run`: options (options.c), the plan
- * (run/plan-build.c, as the dashboard makes it), signals, the progress line, and the result on
- * stdout / --json / --csv. */
+ * (run/plan-build.c, as the dashboard makes it), signals, the progress
+ * line, and the result on stdout / --json / --csv. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
