@@ -34,7 +34,14 @@ struct tui_ctx {
 	struct run_result res;
 	bool have_res;
 	struct ui_test_info tests[16];
+	struct inventory *inv;		/* the dashboard's, the one the user chooses from */
 	int cmdline_exit;		/* the command line's test could not start: as `run` exits */
+	/* The command line's --json/--csv: for its own run, written when it
+	 * ends (out_rc, out_err: a write that failed, told after curses). */
+	struct run_outputs out;
+	bool cmdline_run, out_done;
+	int out_rc;
+	char out_err[512];
 };
 
 static void
@@ -72,10 +79,11 @@ tui_confirm(struct guard_confirms *l, const struct drive *d, char *err, size_t e
 	return guard_confirms_add(l, &c, err, errlen);
 }
 
+static const struct run_result *tui_result(void *ctx);
+
 static int
-tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	  const struct run_params *params, const char *test_opts, const struct drive *const *confirmed,
-	  size_t n_confirmed, char *err, size_t errlen)
+tui_start(void *ctx, const char *test, const char *const *targets, size_t n, const char *words,
+	  const struct drive *const *confirmed, size_t n_confirmed, char *err, size_t errlen)
 {
 	struct tui_ctx *c = ctx;
 	const struct bench_test *t = bench_find(test);
@@ -93,76 +101,50 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n,
 	}
 	/* The command line's plan (every option it gave, --destroy-data too)
 	 * serves the start it asked for, recognised by its own target list;
-	 * a later start from the picker uses what the picker chose. */
+	 * a later start from the picker parses the picker's words with the
+	 * same option table.  Either way plan_make does the rest, as for
+	 * `diskscope run`. */
 	bool cmdline = c->have_pending && targets == (const char *const *)c->pending.user_targets.v;
 	if (cmdline) {
 		plan = c->pending;
 		c->have_pending = false;
-	} else {
-		plan_init(&plan, t);
-		plan.history_rates = cli_history_rates;
-		for (size_t i = 0; i < n; i++)
-			if (strlist_add(&plan.user_targets, targets[i])) {
-				plan_free(&plan);
-				return -ENOMEM;
-			}
-		if (params) {	/* the picker's form (it starts from the test's defaults) */
-			struct run_params *pp = &plan.params;
-			pp->bs = params->bs ? params->bs : pp->bs;
-			pp->qd = params->qd ? params->qd : pp->qd;
-			if (params->seconds > 0)
-				pp->seconds = params->seconds;
-			if (params->region_lba) {
-				plan.region_lba = pp->region_lba = true;
-				plan.region_lba_start = pp->region_lba_start = params->region_lba_start;
-				plan.region_lba_end = pp->region_lba_end = params->region_lba_end;
-			} else if (params->region_end > params->region_start) {
-				pp->region_start = params->region_start;
-				pp->region_end = params->region_end;
-			}
-			if (params->data[0] && data_mode_parse(params->data, &plan.data) == 0)
-				snprintf(pp->data, sizeof pp->data, "%s", data_mode_name(plan.data));
-			if (params->pattern[0] && offsets_parse_pattern(params->pattern, &plan.pat) == 0) {
-				snprintf(pp->pattern, sizeof pp->pattern, "%s", params->pattern);
-				plan.set_pattern = true;
-			}
-			plan.set_bs = plan.set_qd = true;
-			plan.set_time = params->seconds > 0;
-		}
-		/* the test's own parameters (write-verify=on: then it writes) */
-		if (test_opts && test_opts[0] && (rc = plan_set_options(&plan, test_opts, err, errlen))) {
-			plan_free(&plan);
-			return rc;
-		}
+	} else if ((rc = plan_from_words(&plan, t, targets, n, words, err, errlen))) {
+		plan_free(&plan);
+		return rc;
 	}
 	/* The typed names: each drive as the inventory showed it (a pending
 	 * plan keeps its --destroy-data confirmations). */
 	rc = 0;
 	for (size_t i = 0; i < n_confirmed && !rc; i++)
 		rc = tui_confirm(&plan.topts.confirms, confirmed[i], err, errlen);
-	if (rc) {
-		plan_free(&plan);
-		return rc;
-	}
-	/* The dashboard runs sim drives in real time (times --sim-speed); 0 asks
-	 * for the virtual clock, so a run ends at once and repeats exactly. */
-	plan.topts.sim_speed = c->g->sim_speed;
-	rc = plan_resolve_targets(&plan, &c->g->inv, err, errlen);
+	/* The inventory the user chose from names the drives and gives their
+	 * identities.  Sim drives run in real time (times --sim-speed); 0
+	 * asks for the virtual clock, so a run ends at once and repeats
+	 * exactly. */
 	if (!rc)
-		rc = plan_build(&plan, err, errlen);
+		rc = plan_make(&plan, &(struct plan_env){ .inv = c->inv, .inv_opts = &c->g->inv,
+							  .history_rates = cli_history_rates,
+							  .sim_speed_set = true, .sim_speed = c->g->sim_speed },
+			       err, errlen);
 	if (!rc)
 		rc = runner_create(&plan, &r, &bad, err, errlen);
 	if (rc) {	/* the previous result stays, still shown and exportable */
-		if (cmdline)	/* run's codes: the guard's refusal 3, a bad target 2 */
+		if (cmdline) {	/* run's codes: the guard's refusal 3, a bad target 2 */
 			c->cmdline_exit = rc == -EPERM && plan.topts.write ? EXIT_REFUSED :
 					  rc == -ENOMEM || rc == -EAGAIN ? EXIT_PROBLEMS : EXIT_USAGE;
+			dash_outputs_failed(&plan, &c->out, err);
+			c->out_done = true;
+		}
 		plan_free(&plan);
 		return rc;
 	}
+	if (c->cmdline_run && !c->out_done)
+		tui_result(c);	/* the command line's run is over: its outputs first */
 	tui_drop_run(c);
 	c->plan = plan;
 	c->have_plan = true;
 	c->r = r;
+	c->cmdline_run = cmdline;
 	if ((rc = runner_start(c->r)) < 0) {
 		snprintf(err, errlen, "cannot start: %s", strerror(-rc));
 		tui_drop_run(c);
@@ -195,6 +177,10 @@ tui_result(void *ctx)
 		return NULL;
 	if (!c->have_res && runner_result(c->r, &c->res) == 0) {
 		c->have_res = true;
+		if (c->cmdline_run && !c->out_done) {	/* the command line's outputs, as run writes them */
+			c->out_done = true;
+			c->out_rc = dash_outputs_write(&c->res, &c->out, c->out_err, sizeof c->out_err);
+		}
 		history_record(&c->res, &(struct history_opts){ .quiet = true });	/* a finished dashboard run */
 	}
 	return c->have_res ? &c->res : NULL;
@@ -298,15 +284,17 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 		be.n_tests++;
 	}
 	if (argc > 0) {		/* TEST TARGET... [options]: check it all before curses */
-		struct run_outputs out;
-		rc = plan_parse_args(&c.pending, argc, argv, &out, err, sizeof err);
-		if (rc || out.help) {
-			if (out.help)
+		struct run_outputs *out = &c.out;
+		rc = plan_parse_args(&c.pending, argc, argv, out, err, sizeof err);
+		if (!rc && !out->help)
+			rc = dash_outputs_check(out, err, sizeof err);
+		if (rc || out->help) {
+			if (out->help)
 				run_cli_usage(stdout);
 			else
 				fprintf(stderr, "diskscope: %s\n", err);
 			plan_free(&c.pending);
-			return out.help ? 0 : EXIT_USAGE;
+			return out->help ? 0 : EXIT_USAGE;
 		}
 		c.have_pending = true;
 		uo.start_test = c.pending.test->name;
@@ -318,12 +306,22 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 	for (size_t i = 0; i < n_show; i++)
 		uo.show[i] = show[i];
 	g->inv.ata_async = true;	/* sysfs facts at once, ATA/SMART as they arrive */
+	c.inv = &inv;
 	if ((rc = cli_scan(&inv, g))) {
 		if (c.have_pending)
 			plan_free(&c.pending);
 		return rc;
 	}
 	rc = ui_main(&inv, &be, &uo);
+	/* Quit while the command line's run went on: it stops, and its
+	 * outputs get the partial result, as an interrupted `run` writes. */
+	if (c.cmdline_run && !c.out_done && c.r && dash_outputs_any(&c.out)) {
+		runner_stop(c.r);
+		runner_wait(c.r, -1);
+		tui_result(&c);
+	}
+	if (c.out_rc)
+		fprintf(stderr, "diskscope: %s\n", c.out_err);
 	/* The last run decides, as it would headless: problems found 1,
 	 * stopped before its end 130. */
 	if (rc == 0 && n_show == 0) {
@@ -335,6 +333,8 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 		else if (!last)
 			rc = c.cmdline_exit;
 	}
+	if (c.out_rc)	/* a result not written is never a silent 0 (run: exit 2) */
+		rc = EXIT_OUTPUT;
 	tui_drop_run(&c);
 	if (c.have_pending)
 		plan_free(&c.pending);

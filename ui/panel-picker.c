@@ -110,26 +110,34 @@ nearest(const struct param_def *d, double v)
 	return best;
 }
 
-/* Put the selected test's own defaults into the form (a random read: 4 KiB,
- * QD 32, random), so what the form shows is what will run. */
+/* The preset the form starts a field at for the selected test: its own
+ * default (a random read: 4 KiB, QD 32, random), so what the form shows is
+ * what will run. */
+static int
+default_val(const struct ui *u, int i)
+{
+	const struct run_params *d = &u->be->tests[u->pk.test].defaults;
+
+	if (i == 0 && d->bs)
+		return nearest(&params[0], d->bs);
+	if (i == 1 && d->qd)
+		return nearest(&params[1], d->qd);
+	if (i == 2 && d->seconds > 0)
+		return nearest(&params[2], d->seconds);
+	if (i == 4)
+		return strcmp(d->pattern, "rand") == 0 || strcmp(d->pattern, "random") == 0;
+	return params[i].def;
+}
+
 static void
 load_defaults(struct ui *u)
 {
 	if (!u->be || u->pk.test < 0 || u->pk.test >= (int)u->be->n_tests)
 		return;
-	const struct run_params *d = &u->be->tests[u->pk.test].defaults;
-
 	for (int i = 0; i < PK_NPARAMS; i++) {
-		u->pk.val[i] = params[i].def;
+		u->pk.val[i] = default_val(u, i);
 		u->pk.typed[i][0] = 0;
 	}
-	if (d->bs)
-		u->pk.val[0] = nearest(&params[0], d->bs);
-	if (d->qd)
-		u->pk.val[1] = nearest(&params[1], d->qd);
-	if (d->seconds > 0)
-		u->pk.val[2] = nearest(&params[2], d->seconds);
-	u->pk.val[4] = strcmp(d->pattern, "rand") == 0 || strcmp(d->pattern, "random") == 0;
 }
 
 void
@@ -175,23 +183,25 @@ scratch_plan(const struct ui *u, struct plan *sc)
 	plan_init(sc, bench_find(u->be->tests[u->pk.test].name));
 }
 
+/* The form as option words ("bs=12k time=20 mode=full ..."): only the
+ * fields the user changed (typed, or walked off the test's default), then
+ * the typed test options.  The backend parses them with the run option
+ * table, as `diskscope run TEST TARGET --bs 12k ...` would be: an untouched
+ * field is the test's own default there too, never "set by the user". */
 static void
-fill_params(const struct ui *u, const struct ui_test_info *t, struct run_params *p)
+form_words(const struct ui *u, char *out, size_t len)
 {
-	struct plan sc;
-	char err[256];
+	size_t n = 0;
 
-	scratch_plan(u, &sc);
-	if (u->o && u->o->start_params)
-		sc.params = *u->o->start_params;	/* seed, engine... from the command line */
-	sc.params.size = 0;
-	/* every field was checked when it was set: this cannot refuse */
-	for (int i = 0; i < PK_NPARAMS; i++)
-		if (params[i].opt)
-			plan_set_option(&sc, params[i].opt, param_value(u, i), err, sizeof(err));
-	*p = sc.params;
-	p->rw_mix = t->writes ? 0 : 100;
-	plan_free(&sc);
+	out[0] = 0;
+	for (int i = 0; i < PK_NPARAMS && n < len; i++) {
+		bool changed = u->pk.typed[i][0] || u->pk.val[i] != default_val(u, i);
+
+		if (params[i].opt && changed)
+			n += (size_t)snprintf(out + n, len - n, "%s=%s ", params[i].opt, param_value(u, i));
+	}
+	if (n < len)
+		snprintf(out + n, len - n, "%s", u->pk.typed[PK_OPTS]);
 }
 
 static void
@@ -218,8 +228,7 @@ do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 	const struct ui_test_info *t = &u->be->tests[u->pk.test];
 	const char *targets[256];
 	size_t n = 0;
-	struct run_params p;
-	char err[256] = "", spec[32];
+	char err[256] = "", spec[32], words[512];
 	bool whole = u->pk.ctrl >= 0;
 
 	for (size_t d = 0; d < u->inv->n_drv; d++) {
@@ -238,10 +247,10 @@ do_start(struct ui *u, const struct drive *const *confirmed, size_t n_confirmed)
 		ui_notice(u, EL_WARN, "select at least one target (Space)");
 		return -EINVAL;
 	}
-	fill_params(u, t, &p);
-	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s", p.pattern);
-	int rc = u->be->start(u->be->ctx, t->name, targets, n, &p, u->pk.typed[PK_OPTS], confirmed,
-			      n_confirmed, err, sizeof(err));
+	form_words(u, words, sizeof(words));
+	snprintf(u->run_pattern, sizeof(u->run_pattern), "%.15s", param_value(u, 4));
+	int rc = u->be->start(u->be->ctx, t->name, targets, n, words, confirmed, n_confirmed, err,
+			      sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s", err[0] ? err : strerror(-rc));
@@ -333,7 +342,7 @@ picker_start_from_opts(struct ui *u)
 	snprintf(u->run_pattern, sizeof(u->run_pattern), "%s",
 		 o->start_params ? o->start_params->pattern : "");
 	int rc = u->be->start(u->be->ctx, o->start_test, o->start_targets, o->n_start_targets,
-			      o->start_params, NULL, NULL, 0, err, sizeof(err));
+			      NULL, NULL, 0, err, sizeof(err));
 
 	if (rc < 0) {
 		ui_notice(u, EL_FAIL, "%s: %s", o->start_test, err[0] ? err : strerror(-rc));

@@ -25,11 +25,12 @@ struct ui_backend {
 	 * inventory showed them (the guard compares each with what it opens);
 	 * none (NULL, 0): the command line's --destroy-data stand.  Called with
 	 * ui_opts.start_targets, it starts the command line's own plan, every
-	 * option included.  test_opts: the picker's "NAME=VALUE ..." for the
-	 * test's own parameters (plan_set_options), NULL or "" none. */
+	 * option included.  words: the picker's form as "NAME=VALUE ..." (its
+	 * changed fields, then the typed test options), parsed with the run
+	 * option table (plan_from_words); NULL or "" none. */
 	int (*start)(void *ctx, const char *test, const char *const *targets, size_t n_targets,
-		     const struct run_params *p, const char *test_opts, const struct drive *const *confirmed,
-		     size_t n_confirmed, char *err, size_t errlen);
+		     const char *words, const struct drive *const *confirmed, size_t n_confirmed,
+		     char *err, size_t errlen);
 	void (*stop)(void *ctx);				/* cooperative */
 	int (*snapshot)(void *ctx, struct run_snapshot *s);	/* fill s (caller frees) */
 	/* The finished run's result (NULL while none); owned by the backend. */

@@ -193,7 +193,7 @@ static const struct cli_opt run_opts[] = {
 int
 plan_set_options(struct plan *p, const char *text, char *err, size_t errlen)
 {
-	char buf[256];
+	char buf[512];
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, errlen, "options: too long (at most %zu characters)", sizeof(buf) - 1);
 		return -EINVAL;
@@ -293,6 +293,24 @@ run_cli_usage(FILE *f)
 	options_usage(f, NULL);
 }
 
+/* What every set of words must add up to, argv or the picker's. */
+static int
+words_done(struct plan *p, char *err, size_t errlen)
+{
+	if (!p->user_targets.n) {
+		snprintf(err, errlen, "run %s: name at least one target (/dev/sdb, a directory, sim:MODEL, ctrl:N)",
+			 p->test->name);
+		return -EINVAL;
+	}
+	if (p->params.stride && p->pat != OFS_STRIDE) {
+		snprintf(err, errlen, "--stride needs --pattern stride");
+		return -EINVAL;
+	}
+	if (plan_writes(p))	/* --rw, or a parameter that makes the test write */
+		p->topts.write = true;
+	return 0;
+}
+
 int
 plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 		char *err, size_t errlen)
@@ -309,7 +327,6 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 	}
 	const struct bench_test *t = bench_find(argv[0]);
 	plan_init(p, t);
-	p->history_rates = cli_history_rates;
 	if (!t) {
 		snprintf(err, errlen, "run: unknown test '%s' (%s)", argv[0], bench_names());
 		return -EINVAL;
@@ -398,25 +415,22 @@ plan_parse_args(struct plan *p, int argc, char **argv, struct run_outputs *out,
 	}
 	if (out->help)
 		return 0;
-	if (!p->user_targets.n) {
-		snprintf(err, errlen, "run %s: name at least one target (/dev/sdb, a directory, sim:MODEL, ctrl:N)", t->name);
-		return -EINVAL;
-	}
-	if (p->params.stride && p->pat != OFS_STRIDE) {
-		snprintf(err, errlen, "--stride needs --pattern stride");
-		return -EINVAL;
-	}
-	if (plan_writes(p))	/* --rw, or a parameter that makes the test write */
-		p->topts.write = true;
-	return 0;
+	return words_done(p, err, errlen);
 }
 
 int
-plan_build(struct plan *p, char *err, size_t errlen)
+plan_from_words(struct plan *p, const struct bench_test *t, const char *const *targets, size_t n,
+		const char *words, char *err, size_t errlen)
 {
-	if (!p->test) {
+	plan_init(p, t);
+	if (!t) {
 		snprintf(err, errlen, "no test");
 		return -EINVAL;
 	}
-	return p->test->plan(p, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		if (strlist_add(&p->user_targets, targets[i]))
+			return -ENOMEM;
+	int rc = words && words[0] ? plan_set_options(p, words, err, errlen) : 0;
+	return rc ? rc : words_done(p, err, errlen);
 }
+

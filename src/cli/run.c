@@ -1,6 +1,6 @@
-/* run.c - the headless `diskscope run`: options (options.c), target
- * resolution (run/targets.c), signals, the progress line, and the result on
- * stdout / --json / --csv. */
+/* run.c - the headless `diskscope run`: options (options.c), the plan
+ * (run/plan-build.c, as the dashboard makes it), signals, the progress
+ * line, and the result on stdout / --json / --csv. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +57,14 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	}
 	if (!rc)
 		rc = output_check_distinct(&out, err, sizeof(err));
-	if (!rc && g && g->sim_speed_set)
-		p.topts.sim_speed = g->sim_speed;	/* paced like the dashboard: real-time checks happen */
+	/* the one plan builder the dashboard uses too; sim drives on the
+	 * virtual clock unless --sim-speed (then paced like the dashboard) */
 	if (!rc)
-		rc = plan_resolve_targets(&p, g ? &g->inv : NULL, err, sizeof(err));
-	if (!rc)
-		rc = plan_build(&p, err, sizeof(err));
+		rc = plan_make(&p, &(struct plan_env){ .inv_opts = g ? &g->inv : NULL,
+						       .history_rates = cli_history_rates,
+						       .sim_speed_set = g && g->sim_speed_set,
+						       .sim_speed = g ? g->sim_speed : 0 },
+			       err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "diskscope: %s\n", err);
 		plan_free(&p);

@@ -99,7 +99,13 @@ void plan_region(const struct plan *p, const struct target *t, uint64_t *s, uint
  * and the link ceiling; a test by port orders drives by port.  inv: how to
  * scan (NULL: the defaults).  0 or -errno + err. */
 struct inventory_opts;
+struct inventory;
 int plan_resolve_targets(struct plan *p, const struct inventory_opts *inv, char *err, size_t errlen);
+/* The same against a given inventory (the one the user chose from; every
+ * name is looked up there, identities come from it); NULL: scanned with
+ * opts when a name needs it.  run/plan-build.h's plan_make calls this. */
+int plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct inventory_opts *opts,
+			    char *err, size_t errlen);
 /* Block size, region and stride against one target: 0 or -EINVAL + reason. */
 int plan_check_target(const struct plan *p, const struct target *t, char *err, size_t errlen);
 

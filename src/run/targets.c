@@ -80,9 +80,18 @@ shared_backing(struct plan *p)
 int
 plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, size_t errlen)
 {
+	return plan_resolve_targets_in(p, NULL, g, err, errlen);
+}
+
+int
+plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct inventory_opts *g,
+			char *err, size_t errlen)
+{
 	/* the inventory gives drive identity (model, serial), ports and links;
-	 * directories and sim drives do not need it */
-	bool need_inv = p->test && p->test->by_port;
+	 * directories do not need it.  A sim: name needs it too: "sim:sim0" is
+	 * the demo rig's drive with its own model and serial, whoever names it
+	 * (the picker names drives by path, a user by name). */
+	bool need_inv = (p->test && p->test->by_port) || given;
 	for (size_t i = 0; i < p->user_targets.n; i++) {
 		const char *s = p->user_targets.v[i];
 		struct stat st;
@@ -92,20 +101,20 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
 			need_inv = true;
 		/* a serial, a WWN, a sim drive's name: only the inventory knows */
-		else if (strncmp(s, "sim:", 4) && s[0] != '/' && s[0] != '.' &&
-			 (stat(s, &st) || !S_ISDIR(st.st_mode)))
+		else if (!strncmp(s, "sim:", 4) || (s[0] != '/' && s[0] != '.' &&
+			 (stat(s, &st) || !S_ISDIR(st.st_mode))))
 			need_inv = true;
 	}
-	struct inventory inv = { 0 };
-	bool have_inv = false;
-	if (need_inv) {
+	struct inventory own = { 0 }, *inv = given ? given : &own;
+	bool have_inv = given != NULL;
+	if (need_inv && !given) {
 		struct inventory_opts io;
 		if (g)
 			io = *g;
 		else
 			inventory_opts_default(&io);
 		io.no_ata = true;
-		have_inv = inventory_scan(&inv, &io) == 0;
+		have_inv = inventory_scan(&own, &io) == 0;
 	}
 	int rc = 0;
 	int ctrl_seen = -2;	/* the one controller all drives sit on; -1 mixed/none */
@@ -117,14 +126,14 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 		const char *s = p->user_targets.v[i];
 		struct stat st;
 		if (!strncmp(s, "ctrl", 4)) {
-			int c = have_inv ? inventory_find_controller(&inv, s) : -1;
+			int c = have_inv ? inventory_find_controller(inv, s) : -1;
 			if (c < 0) {
 				snprintf(err, errlen, "unknown controller '%s'%s", s,
 					 have_inv ? " (see diskscope list)" : " (the inventory could not be read)");
 				rc = -ENOENT;
 				break;
 			}
-			const struct controller *ct = &inv.ctrl[c];
+			const struct controller *ct = &inv->ctrl[c];
 			if (!ct->drives.n) {
 				snprintf(err, errlen, "controller '%s' has no drives", s);
 				rc = -ENOENT;
@@ -133,7 +142,7 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 			link_facts(p, ct);
 			ctrl_seen = ctrl_seen == -2 || ctrl_seen == c ? c : -1;
 			for (size_t k = 0; k < ct->drives.n && nv < PLAN_MAX_TARGETS; k++) {
-				struct drive *d = inventory_find_drive(&inv, ct->drives.v[k]);
+				struct drive *d = inventory_find_drive(inv, ct->drives.v[k]);
 				snprintf(v[nv].path, sizeof(v[nv].path), "%s", d ? d->path : ct->drives.v[k]);
 				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d ? d->port : "");
 				nv++;
@@ -142,10 +151,10 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 		}
 		if (!strcmp(s, "all")) {	/* every drive the guard lets us read (triage) */
 			size_t n0 = nv;
-			for (size_t k = 0; have_inv && k < inv.n_drv && nv < PLAN_MAX_TARGETS; k++)
-				if (drive_testable(&inv.drv[k], NULL)) {
-					snprintf(v[nv].path, sizeof(v[nv].path), "%s", inv.drv[k].path);
-					snprintf(v[nv].port, sizeof(v[nv].port), "%s", inv.drv[k].port);
+			for (size_t k = 0; have_inv && k < inv->n_drv && nv < PLAN_MAX_TARGETS; k++)
+				if (drive_testable(&inv->drv[k], NULL)) {
+					snprintf(v[nv].path, sizeof(v[nv].path), "%s", inv->drv[k].path);
+					snprintf(v[nv].port, sizeof(v[nv].port), "%s", inv->drv[k].port);
 					nv++;
 				}
 			if (nv == n0) {
@@ -163,7 +172,7 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 		}
 		/* a name the inventory shows (kernel name, serial, WWN, by-id
 		 * link, sim drive) becomes that drive's own path */
-		struct drive *named = have_inv && strncmp(s, "sim:", 4) ? inventory_match_drive(&inv, s) : NULL;
+		struct drive *named = have_inv ? inventory_match_drive(inv, s) : NULL;
 		if (named && (!stat(s, &st) ? S_ISBLK(st.st_mode) : true)) {
 			snprintf(v[nv].path, sizeof(v[nv].path), "%s", named->path);
 		} else if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
@@ -190,13 +199,13 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 		}
 		v[nv].port[0] = 0;
 		if (have_inv) {
-			struct drive *d = inventory_find_drive(&inv, v[nv].path);
+			struct drive *d = inventory_find_drive(inv, v[nv].path);
 			if (d) {
 				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d->port);
 				ctrl_seen = d->controller >= 0 && (ctrl_seen == -2 || ctrl_seen == d->controller)
 					? d->controller : -1;
 				if (ctrl_seen >= 0 && !p->ceiling_mbps)
-					link_facts(p, &inv.ctrl[ctrl_seen]);
+					link_facts(p, &inv->ctrl[ctrl_seen]);
 			} else {
 				ctrl_seen = -1;
 			}
@@ -223,7 +232,7 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 				}
 	}
 	for (size_t i = 0; !rc && i < nv; i++) {
-		struct drive *d = have_inv ? inventory_find_drive(&inv, v[i].path) : NULL;
+		struct drive *d = have_inv ? inventory_find_drive(inv, v[i].path) : NULL;
 		if (d) {
 			struct target_ident *id = &p->ident[p->targets.n];
 			strtrimcpy(id->drive_id, sizeof(id->drive_id), d->id);
@@ -235,8 +244,8 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 			id->logical = (struct known_u64){ d->logical.known, d->logical.v };
 			id->physical = (struct known_u64){ d->physical.known, d->physical.v };
 			strtrimcpy(id->sector_source, sizeof(id->sector_source), d->sector_source);
-			if (d->controller >= 0 && (size_t)d->controller < inv.n_ctrl)
-				strtrimcpy(id->controller, sizeof(id->controller), inv.ctrl[d->controller].address);
+			if (d->controller >= 0 && (size_t)d->controller < inv->n_ctrl)
+				strtrimcpy(id->controller, sizeof(id->controller), inv->ctrl[d->controller].address);
 			strtrimcpy(id->port, sizeof(id->port), d->port);
 		}
 		if (strlist_has(&p->targets, v[i].path)) {
@@ -246,7 +255,7 @@ plan_resolve_targets(struct plan *p, const struct inventory_opts *g, char *err, 
 			rc = -ENOMEM;
 	}
 	free(v);
-	inventory_free(&inv);	/* also a partly filled one when the scan failed */
+	inventory_free(&own);	/* also a partly filled one when the scan failed */
 	if (!rc)
 		shared_backing(p);
 	return rc;

@@ -103,15 +103,14 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 
 static int
 fake_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	   const struct run_params *p, const char *test_opts, const struct drive *const *confirmed, size_t n_confirmed,
+	   const char *words, const struct drive *const *confirmed, size_t n_confirmed,
 	   char *err, size_t errlen)
 {
 	struct fake_backend *f = ctx;
 
 	(void)targets;
-	(void)p;
 	(void)confirmed;
-	(void)test_opts;
+	(void)words;
 	(void)n_confirmed;
 	f->starts++;
 	snprintf(f->test, sizeof(f->test), "%s", test);

@@ -229,7 +229,7 @@ test_show_and_compare(void **state)
 	/* A finished fake run is the "saved" result. */
 	bench_open(&src, 10, 100, 30);
 	src.f.ticks_per_step = 1;
-	fake_start(&src.f, "saturate", (const char *const[]){ "ctrl:0" }, 1, NULL, NULL, NULL, 0, err, sizeof(err));
+	fake_start(&src.f, "saturate", (const char *const[]){ "ctrl:0" }, 1, NULL, NULL, 0, err, sizeof(err));
 	struct run_snapshot s;
 
 	for (int i = 0; i < 12; i++) {

@@ -67,7 +67,7 @@ proto_init(void)
 
 static int
 board_start(void *ctx, const char *test, const char *const *targets, size_t n,
-	    const struct run_params *p, const char *test_opts, const struct drive *const *confirmed, size_t n_confirmed,
+	    const char *words, const struct drive *const *confirmed, size_t n_confirmed,
 	    char *err, size_t errlen)
 {
 	return 0;

@@ -72,11 +72,11 @@ main(int argc, char **argv)
 	}
 	int rc = plan_parse_args(&p, argc - 1, argv + 1, &out, err, sizeof(err));
 
+	/* the plan as the dashboard makes it: real time x N, 0 virtual */
 	if (!rc)
-		rc = plan_resolve_targets(&p, &g.inv, err, sizeof(err));
-	if (!rc)
-		rc = plan_build(&p, err, sizeof(err));
-	p.topts.sim_speed = g.sim_speed;	/* as the dashboard: real time x N, 0 virtual */
+		rc = plan_make(&p, &(struct plan_env){ .inv_opts = &g.inv, .history_rates = cli_history_rates,
+						       .sim_speed_set = true, .sim_speed = g.sim_speed },
+			       err, sizeof(err));
 	struct runner *r = NULL;
 	int bad = -1;
 
