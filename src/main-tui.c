@@ -132,7 +132,7 @@ tui_start(void *ctx, const char *test, const char *const *targets, size_t n, con
 		if (cmdline) {	/* run's codes: the guard's refusal 3, a bad target 2 */
 			c->cmdline_exit = rc == -EPERM && plan.topts.write ? EXIT_REFUSED :
 					  rc == -ENOMEM || rc == -EAGAIN ? EXIT_PROBLEMS : EXIT_USAGE;
-			dash_outputs_failed(&plan, &c->out, err);
+			dash_outputs_failed(&plan, &c->out, err, c->cmdline_exit == EXIT_REFUSED);
 			c->out_done = true;
 		}
 		plan_free(&plan);

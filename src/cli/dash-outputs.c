@@ -52,8 +52,9 @@ dash_outputs_write(const struct run_result *r, const struct run_outputs *o, char
 }
 
 void
-dash_outputs_failed(const struct plan *p, const struct run_outputs *o, const char *why)
+dash_outputs_failed(const struct plan *p, const struct run_outputs *o, const char *why, bool refused)
 {
-	if (o->json)	/* as run does: the JSON records that nothing ran, and why */
-		output_failed_json(p, o->json, why, false);
+	/* as run does: every output records that nothing ran, and why (the
+	 * guard's rule when it refused) */
+	(void)output_failed(p, o, why, false, refused);
 }

@@ -46,7 +46,7 @@ int plan_set_options(struct plan *p, const char *text, char *err, size_t errlen)
 int dash_outputs_check(const struct run_outputs *o, char *err, size_t errlen);
 bool dash_outputs_any(const struct run_outputs *o);
 int dash_outputs_write(const struct run_result *r, const struct run_outputs *o, char *err, size_t errlen);
-void dash_outputs_failed(const struct plan *p, const struct run_outputs *o, const char *why);
+void dash_outputs_failed(const struct plan *p, const struct run_outputs *o, const char *why, bool refused);
 
 /* --help: with a test, its summary and its own parameters first. */
 void options_usage(FILE *f, const struct bench_test *t);

@@ -95,4 +95,24 @@ ds_refused "$args --json -" "--json -" "--json -: the dashboard draws on stdout"
 ds_refused "$args --csv -" "--csv -" "--csv -: the dashboard draws on stdout"
 ds_refused "$args --json /nonexistent/d/x.json" "a missing directory" "--json /nonexistent/d/x.json"
 ds_refused "$args --json same.out --csv same.out" "one file twice" "name the same file"
+
+# a write the guard refuses (no --destroy-data), started from the command
+# line: exit 3, and every output says so as run's do (failed, refused: rule)
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
+	. "$ds_top/tests/lib/loop.sh"
+	truncate -s 64M "$FIX/w.img"
+	loop_new LW "$FIX/w.img" || ds_fail "losetup"
+	trap 'loop_detach "$LW"; ds_cleanup' EXIT INT TERM
+	ds_start 160 30 -- "--no-ata --no-history seqwrite $LW --time 1 --json refused.json --csv refused.csv"
+	ds_wait 'refused: writing' "the guard's refusal"
+	ds_keys q
+	st=$(ds_wait_exit)
+	[ "$st" = 3 ] || ds_fail "a refused write from the command line: exit $st, want 3"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]
+assert r["failed"] is True and r["refused"]["rule"] == "confirmation" and not r["steps"], r' \
+		"$FIX/refused.json" || ds_fail "the refused run's JSON does not say failed and refused"
+	grep -q refused "$FIX/refused.csv" || ds_fail "the refused run's CSV does not say refused"
+else
+	echo "note: no root or losetup: the guard's refusal from the dashboard not checked"
+fi
 echo "dashboard outputs ok"
