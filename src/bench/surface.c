@@ -5,8 +5,10 @@
  * evenly spaced positions instead.  Then, per target, steps appended by
  * on_step so each is measured and visible: the access time (100 random 4 KiB
  * reads, mean latency), the burst rate (one small block read 32 times: the
- * drive answers from its buffer; the cold first read left out), every failed
- * block range re-read sector by sector to pin its first and last LBA, and
+ * drive answers from its buffer; the cold first read left out), the failed
+ * block ranges pinned in one steered step (pin.h: edges by bisection, the
+ * inside sampled, within --pin-budget; the scan itself skips ahead over a
+ * large unreadable zone and leaves the gap to that step), and
  * every slow range re-read five times, and as many blocks beside it, to
  * confirm it is not noise of a busy machine (the fastest pass must still be
  * slow against the fastest beside it). */
@@ -132,8 +134,13 @@ scan_io(struct surf_io *s, const struct io_done *d)
 				break;
 			}
 		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
+		uint64_t ga, gb;
+		if (pin_skip_io(&s->skip, d, &ga, &gb))
+			fail_add(s, &s->scan_fail, ga, gb, false);	/* unread: pinning samples it */
 		return;
 	}
+	s->skip.consec = 0;
+	s->skip.jump = 0;
 	double ms = (double)d->lat_ns / 1e6;
 	size_t b = 0;
 	while (b < ARRAY_SIZE(surface_bucket_ms) && ms >= surface_bucket_ms[b])
@@ -167,9 +174,8 @@ surface_on_io(void *state, const struct io_done *d)
 	case PH_SCAN:
 		scan_io(s, d);
 		break;
-	case PH_REREAD:
-		if (d->res)
-			fail_add(s, &s->sect_fail, d->offset, d->offset + d->len, true);
+	case PH_PIN:
+		pin_on_io(&s->pin, d);
 		break;
 	case PH_CONFIRM:
 		/* passes over the range: the fastest counts (noise is
@@ -244,6 +250,17 @@ surface_plan(struct plan *p, char *err, size_t errlen)
 	return plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "locate", NULL);
 }
 
+/* Before any I/O: the skip-ahead's largest jump, 1 % of each capacity. */
+static int
+surface_before(struct bench_ctx *c, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	for (size_t t = 0; t < c->n_targets; t++)
+		pin_skip_init(&io_of(c, (unsigned)t)->skip, c->targets[t].size);
+	return 0;
+}
+
 /* ---- after each step ---- */
 
 /* A step over [a, b) bytes of target t at qd 1 (the scan's qd when a scan). */
@@ -300,6 +317,23 @@ scan_points(const struct surf_io *io, size_t *n)
 	return pt;
 }
 
+/* The failed ranges pinned: one steered step at qd 1 over the scanned
+ * region, reads of up to one block where pin_on_io says (pin.h). */
+static void
+add_pin(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, struct surf_io *io)
+{
+	struct io_next first;
+	if (!T->n_ext || pin_init(&io->pin, T->ext, T->n_ext, io->bs, T->lbs, plan_param_num(c->plan, "pin-budget"),
+				  &io->skip) || !pin_first(&io->pin, &first))
+		return;
+	char lab[48];
+	snprintf(lab, sizeof(lab), "pin %zu unreadable range%s", T->n_ext, T->n_ext > 1 ? "s" : "");
+	if (add_step(c, t, T, T->rs, T->re, io->bs, "seq", 0, PH_PIN, 0, lab))
+		return;
+	struct plan_step *st = &c->plan->steps[c->plan->n_steps - 1];
+	st->first = first;
+}
+
 static void
 after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const struct target_result *tr)
 {
@@ -329,28 +363,15 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 	T->ext_found = surface_merge(io->scan_fail.v, io->scan_fail.n);
 	T->n_ext = T->ext_found < MAX_EXT ? T->ext_found : MAX_EXT;
 	memcpy(T->ext, io->scan_fail.v, T->n_ext * sizeof(*T->ext));
+	for (size_t i = 0; i < T->n_ext; i++)	/* a jump's gap may reach past the region */
+		T->ext[i].end = T->ext[i].end > T->re ? T->re : T->ext[i].end;
 
 	char lab[48];
 	add_step(c, t, T, T->rs, T->re, T->lbs > 4096 ? T->lbs : 4096, "rand",
 		 (uint64_t)ACCESS_READS * (T->lbs > 4096 ? T->lbs : 4096), PH_ACCESS, 0, "access time");
 	uint32_t bb = io->bs < 65536 ? io->bs : 65536;
 	add_step(c, t, T, T->rs, T->rs + bb, bb, "seq", (uint64_t)BURST_READS * bb, PH_BURST, 0, "burst");
-	size_t nre = 0;
-	for (size_t i = 0; i < T->n_ext; i++) {
-		struct surface_extent *x = &T->ext[i];
-		T->whole[i] = x->end - x->start <= (uint64_t)REREAD_WHOLE * io->bs;
-		if (nre + (T->whole[i] ? 1 : 2) > MAX_REREAD)
-			break;
-		snprintf(lab, sizeof(lab), "re-read LBA %llu", (unsigned long long)(x->start / T->lbs));
-		if (T->whole[i]) {
-			add_step(c, t, T, x->start, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-		} else {	/* its first and last block: the interior stays at block resolution */
-			add_step(c, t, T, x->start, x->start + io->bs, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-			add_step(c, t, T, x->end - io->bs, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-		}
-		nre += T->whole[i] ? 1 : 2;
-		T->reread_need[i] = T->whole[i] ? 1 : 2;
-	}
+	add_pin(c, t, T, io);
 	for (size_t i = 0; i < T->n_slow; i++) {
 		struct surface_slow *w = &T->slow[i];
 		uint64_t e = w->end - w->start > (uint64_t)CONFIRM_MAX_BLOCKS * io->bs ?
@@ -391,7 +412,9 @@ locate(struct bench_ctx *c, unsigned t, const struct target_result *tr)
 	uint32_t bs = io->bs;
 	free(io->slot);
 	free(io->scan_fail.v);
-	memset(io, 0, sizeof(*io));	/* the block read here is not a sample */
+	pin_skip_free(&io->skip);
+	memset(io, 0, sizeof(*io));	/* the block read here is not a sample; no skip-ahead
+					   (the quick scan's samples are its bound) */
 	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
 	if (!tr->by_pos.n || !bs)
 		return;
@@ -421,14 +444,7 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			after_scan(c, t, st, &sr->res[k]);
 		else if (ph == PH_ACCESS)
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
-		else if (ph == PH_REREAD && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_ext) {
-			/* it counts when every sector was tried (not cut short by a stop) */
-			const struct target_result *x = &sr->res[k];
-			size_t e = (size_t)S->arg[i];
-			uint64_t want = (T->whole[e] ? T->ext[e].end - T->ext[e].start : io->bs) / T->lbs;
-			if (x->ios + x->err.count >= want && ++T->reread_got[e] == T->reread_need[e])
-				T->reread[e] = true;
-		} else if (ph == PH_BURST)
+		else if (ph == PH_BURST)
 			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
 		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
 			pass_end(io);
@@ -460,8 +476,10 @@ const struct bench_test bench_surface = {
 		.region_start = 0, .region_end = 1,
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
-	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, NULL },
+	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_pin_budget,
+						       NULL },
 	.plan = surface_plan,
+	.before = surface_before,
 	.on_io = surface_on_io,
 	.io_state_size = sizeof(struct surf_io),
 	.state_size = sizeof(struct surf_state),
