@@ -384,7 +384,7 @@ pin_results(const struct pin *P, struct pin_out *out, size_t max)
 		const struct pin_run *r = &P->run[i];
 		struct pin_out *o = &out[n];
 		bool ea = r->a_hi - r->a_lo <= P->lbs && r->a_seen, eb = r->b_hi - r->b_lo <= P->lbs && r->b_seen;
-		o->pinned = P->started;
+		o->pinned = P->reads > 0;
 		o->recovered = r->a_none && r->b_none && !r->smp_bad;
 		o->start = o->recovered || r->a_none ? r->s0 : r->a_lo;
 		o->end = o->recovered || r->b_none ? r->e0 : r->b_hi;

@@ -18,7 +18,7 @@
 static size_t
 final_extents(const struct surf_tgt *T, const struct surf_io *io, struct pin_out *out, size_t max)
 {
-	if (io->pin.started)
+	if (io->pin.reads)
 		return pin_results(&io->pin, out, max);
 	size_t n = 0;
 	for (size_t i = 0; i < T->n_ext && n < max; i++)
@@ -217,7 +217,7 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 				pin_describe(&io->pin, &ext[i], T->lbs, line, sizeof(line));
 				verdict_evidence(v, "%s", line);
 			}
-		if (v && io->pin.started) {
+		if (v && io->pin.reads) {
 			char line[256];
 			pin_summary(&io->pin, line, sizeof(line));
 			verdict_evidence(v, "%s", line);

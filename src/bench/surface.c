@@ -331,7 +331,7 @@ add_pin(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, struct surf_i
 	if (add_step(c, t, T, T->rs, T->re, io->bs, "seq", 0, PH_PIN, 0, lab))
 		return;
 	struct plan_step *st = &c->plan->steps[c->plan->n_steps - 1];
-	st->first = first;
+	st->first[t] = first;
 }
 
 static void
