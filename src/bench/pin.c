@@ -64,7 +64,7 @@ pin_skip_io(struct pin_skip *k, const struct io_done *d, uint64_t *a, uint64_t *
 
 /* ---- pinning ---- */
 
-enum { W_A, W_B, W_S };
+enum { W_A, W_B, W_S, W_R };
 
 static uint64_t
 rdown(uint64_t v, uint64_t u)
@@ -298,6 +298,34 @@ samples_done(struct pin *P, size_t i)
 	P->s_run = SIZE_MAX;
 }
 
+/* Last, the return pass: the part of each skipped gap past the extent's
+ * pinned end was jumped over unread; read it block by block (readable: fast)
+ * so the scan's map covers it. */
+static bool
+return_pass(struct pin *P)
+{
+	for (; P->r_gap < P->n_gap; P->r_gap++, P->r_off = 0) {
+		const struct surface_extent *g = &P->gap[P->r_gap];
+		if (!P->r_off) {
+			uint64_t tail = g->start;
+			for (size_t i = 0; i < P->n; i++) {
+				const struct pin_run *r = &P->run[i];
+				if (r->a_lo < g->end && r->b_hi > g->start && r->b_hi > tail)
+					tail = r->b_none ? r->e0 : r->b_hi;
+			}
+			P->r_off = g->start + (tail - g->start + P->bs - 1) / P->bs * P->bs;
+		}
+		if (P->r_off + P->bs <= g->end && (!P->r_end || P->r_off + P->bs <= P->r_end)) {
+			P->what = W_R;
+			P->p_off = P->r_off;
+			P->p_len = P->bs;
+			P->r_off += P->bs;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The next probe into P->p_off/p_len; false when nothing is left. */
 static bool
 pick(struct pin *P)
@@ -331,7 +359,7 @@ pick(struct pin *P)
 		while (i < P->n && P->run[i].sampled)
 			i++;
 		if (i == P->n)
-			return false;
+			return return_pass(P);
 		plan_samples(P, i);
 	}
 }
@@ -348,12 +376,12 @@ pin_first(struct pin *P, struct io_next *first)
 	return true;
 }
 
-void
+bool
 pin_on_io(struct pin *P, const struct io_done *d)
 {
 	if (P->done || !P->started)
-		return;
-	bool bad = d->res != 0;
+		return false;
+	bool bad = d->res != 0, ret = false;
 	P->reads++;
 	P->failed += bad;
 	P->used_ns = d->t_ns;
@@ -362,8 +390,10 @@ pin_on_io(struct pin *P, const struct io_done *d)
 			apply_a(P, &P->run[P->cur], bad);
 		else if (P->what == W_B)
 			apply_b(P, &P->run[P->cur], bad);
-		else
+		else if (P->what == W_S)
 			P->smp[P->i_smp++].bad = bad;
+		else
+			ret = true;
 	}
 	if (P->budget_ns && d->t_ns >= P->budget_ns) {
 		P->out_of_budget = true;
@@ -374,6 +404,23 @@ pin_on_io(struct pin *P, const struct io_done *d)
 	if (d->next)
 		*d->next = P->done ? (struct io_next){ IO_NEXT_END, 0, true }
 				   : (struct io_next){ P->p_off, P->p_len, true };
+	return ret;
+}
+
+uint64_t
+pin_outside(const struct pin *P, uint64_t off, uint64_t lo, uint64_t hi, uint32_t len)
+{
+	for (size_t tries = 0; P->run && tries <= P->n; tries++) {
+		size_t i = 0;
+		while (i < P->n && !(off < P->run[i].e0 && off + len > P->run[i].s0))
+			i++;
+		if (i == P->n)
+			return off;
+		off = lo + (P->run[i].e0 - lo + len - 1) / len * len;
+		if (off + len > hi)
+			off = lo;
+	}
+	return off;
 }
 
 size_t

@@ -73,6 +73,8 @@ struct pin {
 	size_t n_smp, i_smp;
 	uint64_t reads, failed, used_ns;
 	size_t smp_good;		/* samples that read (holes found inside) */
+	size_t r_gap;			/* the return pass: its gap, where in it */
+	uint64_t r_off, r_end;		/* r_end: the region's end (0 none) */
 	bool started, done, out_of_budget;
 };
 
@@ -83,8 +85,15 @@ int pin_init(struct pin *P, const struct surface_extent *x, size_t n, uint32_t b
 void pin_free(struct pin *P);
 /* The first probe (the step's io_next first); false: nothing to pin. */
 bool pin_first(struct pin *P, struct io_next *first);
-/* Every completion of the pin step: its answer, the next probe (d->next). */
-void pin_on_io(struct pin *P, const struct io_done *d);
+/* Every completion of the pin step: its answer, the next probe (d->next).
+ * True when it was a block of the return pass (the caller's curve may count
+ * it like a block of the scan). */
+bool pin_on_io(struct pin *P, const struct io_done *d);
+
+/* off (a block of len in [lo, hi)) moved past any extent it falls in, to
+ * the next block after it (or lo): reads of another kind (access time) that
+ * should not pay for failed ones. */
+uint64_t pin_outside(const struct pin *P, uint64_t off, uint64_t lo, uint64_t hi, uint32_t len);
 
 /* An extent as pinning left it. */
 struct pin_out {

@@ -46,6 +46,8 @@ struct surf_io {
 	struct fail_list scan_fail;
 	struct pin_skip skip;		/* the scan's jumps over unreadable zones */
 	struct pin pin;			/* the extents pinned (PH_PIN) */
+	uint64_t acc_lo, acc_hi, rng;	/* the access-time reads: where, the next one */
+	uint32_t acc_bs;
 	struct { int err; uint64_t n; } errs[4];	/* the scan's failures by errno (first four kinds) */
 	uint64_t ph_n, ph_bytes, ph_lat_ns;	/* the current follow-up step */
 	uint64_t ph_last_off;		/* a confirm step: where its pass is */

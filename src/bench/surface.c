@@ -112,6 +112,8 @@ slot_at(struct surf_io *s, uint64_t off)
 	}
 }
 
+static void scan_count(struct surf_io *s, const struct io_done *d);
+
 static void
 scan_io(struct surf_io *s, const struct io_done *d)
 {
@@ -126,6 +128,19 @@ scan_io(struct surf_io *s, const struct io_done *d)
 	if (d->offset + d->len > s->max_end)
 		s->max_end = d->offset + d->len;
 	if (d->res) {
+		uint64_t ga, gb;
+		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
+		if (pin_skip_io(&s->skip, d, &ga, &gb))
+			fail_add(s, &s->scan_fail, ga, gb, false);	/* unread: pinning samples it */
+	}
+	scan_count(s, d);
+}
+
+/* A block of the scan (or of pinning's return pass) in the curve. */
+static void
+scan_count(struct surf_io *s, const struct io_done *d)
+{
+	if (d->res) {
 		s->bucket[N_BUCKETS - 1]++;
 		for (size_t i = 0; i < ARRAY_SIZE(s->errs); i++)
 			if (s->errs[i].err == -d->res || !s->errs[i].err) {
@@ -133,10 +148,6 @@ scan_io(struct surf_io *s, const struct io_done *d)
 				s->errs[i].n++;
 				break;
 			}
-		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
-		uint64_t ga, gb;
-		if (pin_skip_io(&s->skip, d, &ga, &gb))
-			fail_add(s, &s->scan_fail, ga, gb, false);	/* unread: pinning samples it */
 		return;
 	}
 	s->skip.consec = 0;
@@ -166,6 +177,20 @@ pass_end(struct surf_io *s)
 	s->ph_bytes = s->ph_lat_ns = 0;
 }
 
+/* The next access-time read: a random block of the region, moved past an
+ * unreadable extent it falls in (pin_outside). */
+static uint64_t
+access_next(struct surf_io *s)
+{
+	uint64_t n = s->acc_bs && s->acc_hi > s->acc_lo ? (s->acc_hi - s->acc_lo) / s->acc_bs : 0;
+	if (!n)
+		return s->acc_lo;
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return pin_outside(&s->pin, s->acc_lo + s->rng % n * s->acc_bs, s->acc_lo, s->acc_hi, s->acc_bs);
+}
+
 static void
 surface_on_io(void *state, const struct io_done *d)
 {
@@ -175,7 +200,8 @@ surface_on_io(void *state, const struct io_done *d)
 		scan_io(s, d);
 		break;
 	case PH_PIN:
-		pin_on_io(&s->pin, d);
+		if (pin_on_io(&s->pin, d))
+			scan_count(s, d);	/* the return pass: blocks the scan jumped over */
 		break;
 	case PH_CONFIRM:
 		/* passes over the range: the fastest counts (noise is
@@ -195,6 +221,12 @@ surface_on_io(void *state, const struct io_done *d)
 		break;
 	case PH_ACCESS:
 	case PH_BURST:
+		/* a failing drive: the random reads go around the unreadable
+		 * extents, a burst from an unreadable start ends at once */
+		if (d->next && s->phase == PH_ACCESS)
+			*d->next = (struct io_next){ access_next(s), 0, true };
+		else if (d->next && d->res)
+			*d->next = (struct io_next){ IO_NEXT_END, 0, true };
 		/* the first read of a burst or a re-read pays a seek: left out */
 		if (d->res || (s->ph_n++ == 0 && s->phase != PH_ACCESS))
 			break;
@@ -324,7 +356,10 @@ add_pin(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, struct surf_i
 {
 	struct io_next first;
 	if (!T->n_ext || pin_init(&io->pin, T->ext, T->n_ext, io->bs, T->lbs, plan_param_num(c->plan, "pin-budget"),
-				  &io->skip) || !pin_first(&io->pin, &first))
+				  &io->skip))
+		return;
+	io->pin.r_end = T->re;
+	if (!pin_first(&io->pin, &first))
 		return;
 	char lab[48];
 	snprintf(lab, sizeof(lab), "pin %zu unreadable range%s", T->n_ext, T->n_ext > 1 ? "s" : "");
@@ -367,11 +402,18 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 		T->ext[i].end = T->ext[i].end > T->re ? T->re : T->ext[i].end;
 
 	char lab[48];
-	add_step(c, t, T, T->rs, T->re, T->lbs > 4096 ? T->lbs : 4096, "rand",
-		 (uint64_t)ACCESS_READS * (T->lbs > 4096 ? T->lbs : 4096), PH_ACCESS, 0, "access time");
+	io->acc_lo = T->rs;
+	io->acc_hi = T->re;
+	io->acc_bs = T->lbs > 4096 ? T->lbs : 4096;
+	io->rng = 0x9e3779b97f4a7c15ull ^ c->plan->params.seed ^ t;
+	size_t acc_step = c->plan->n_steps;
+	add_step(c, t, T, T->rs, T->re, io->acc_bs, "rand", (uint64_t)ACCESS_READS * io->acc_bs, PH_ACCESS, 0,
+		 "access time");
 	uint32_t bb = io->bs < 65536 ? io->bs : 65536;
 	add_step(c, t, T, T->rs, T->rs + bb, bb, "seq", (uint64_t)BURST_READS * bb, PH_BURST, 0, "burst");
 	add_pin(c, t, T, io);
+	if (acc_step < c->plan->n_steps && T->n_ext)	/* its first read outside the extents too */
+		c->plan->steps[acc_step].first[t] = (struct io_next){ access_next(io), 0, true };
 	for (size_t i = 0; i < T->n_slow; i++) {
 		struct surface_slow *w = &T->slow[i];
 		uint64_t e = w->end - w->start > (uint64_t)CONFIRM_MAX_BLOCKS * io->bs ?

@@ -145,6 +145,8 @@ int64_t triage_wv_judge(struct bench_ctx *c, size_t t, bool interrupted, enum ve
 void triage_pin_before(struct bench_ctx *c);
 /* every completion: true when it was the pin step's (nothing else to do) */
 bool triage_pin_io(struct tri_io *s, const struct io_done *d);
+/* every completion, after the fail rules: the full pass's skip-ahead */
+void triage_pin_skip(struct tri_io *s, const struct io_done *d);
 void triage_pin_add(struct bench_ctx *c);	/* after the shared pass */
 void triage_pin_phase(struct bench_ctx *c, const struct plan_step *next);
 void triage_pin_done(struct bench_ctx *c, const struct plan_step *st);

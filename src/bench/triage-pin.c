@@ -19,14 +19,19 @@ triage_pin_before(struct bench_ctx *c)
 bool
 triage_pin_io(struct tri_io *s, const struct io_done *d)
 {
-	if (s->phase == TP_PIN) {
-		pin_on_io(&s->pin, d);
-		return true;
-	}
+	if (s->phase != TP_PIN)
+		return false;
+	pin_on_io(&s->pin, d);
+	return true;
+}
+
+void
+triage_pin_skip(struct tri_io *s, const struct io_done *d)
+{
 	uint64_t a, b;
-	if (s->phase == TP_SHARED && pin_skip_io(&s->skip, d, &a, &b))
+	/* not after a fail rule ended the drive's job (no gap to pin then) */
+	if (s->phase == TP_SHARED && !s->ruled && pin_skip_io(&s->skip, d, &a, &b))
 		triage_ext_add(s->ext, &s->n_ext, &s->ext_lost, a, b);	/* unread: pinning samples it */
-	return false;
 }
 
 void
@@ -42,13 +47,17 @@ triage_pin_add(struct bench_ctx *c)
 		return;
 	for (unsigned t = 0; t < c->n_targets; t++) {
 		struct tri_io *io = tri_io_of(c, t);
-		if (S->t[t].out || !io->n_ext)
+		if (S->t[t].out || io->ruled || !io->n_ext)
 			continue;
-		for (size_t e = 0; e < io->n_ext; e++)	/* a jump's gap may reach past the end */
-			if (io->ext[e].end > c->targets[t].size)
-				io->ext[e].end = c->targets[t].size;
-		if (pin_init(&io->pin, io->ext, io->n_ext, bs, io->lbs ? io->lbs : 512, budget, &io->skip) ||
-		    !pin_first(&io->pin, &first[t]))
+		uint64_t rs = 0, re = 0;
+		plan_region(p, &c->targets[t], &rs, &re);	/* the pass's (--region) */
+		for (size_t e = 0; e < io->n_ext; e++)	/* a jump's gap may reach past its end */
+			if (io->ext[e].end > re)
+				io->ext[e].end = re;
+		if (pin_init(&io->pin, io->ext, io->n_ext, bs, io->lbs ? io->lbs : 512, budget, &io->skip))
+			continue;
+		io->pin.r_end = re;
+		if (!pin_first(&io->pin, &first[t]))
 			continue;
 		idx[n++] = t;
 	}

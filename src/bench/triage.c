@@ -230,7 +230,7 @@ triage_on_io(void *state, const struct io_done *d)
 {
 	struct tri_io *s = state;
 	unsigned lbs = s->lbs ? s->lbs : 512;
-	if (triage_pin_io(s, d))	/* the pin step's probes; the full pass's skip-ahead */
+	if (triage_pin_io(s, d))	/* the pin step's probes */
 		return;
 	if (atomic_load_explicit(&s->temp_stop, memory_order_acquire))
 		triage_rule(s, d, "%s, stopped at LBA %llu (%.3f GB)", s->temp_why,
@@ -277,6 +277,7 @@ triage_on_io(void *state, const struct io_done *d)
 		s->cf_last = d->offset;
 		return;
 	}
+	triage_pin_skip(s, d);	/* the full pass jumps over an unreadable zone */
 	if (d->res || s->phase != TP_SHARED || s->oom)
 		return;
 	if (!s->pt) {

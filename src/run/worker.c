@@ -298,13 +298,14 @@ fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
 		if (w->next.set) {	/* steered by the test's hook (set between batches) */
 			w->next.set = false;
 			steered = true;
-			if (w->next.off == IO_NEXT_END) {
-				*stopping = true;
-				break;
-			}
 			off = w->next.off;
 			if (w->next.len && w->next.len < p->bs)
 				len = w->next.len;
+			/* the end, or (never by design) outside the step's region */
+			if (off == IO_NEXT_END || off < g->start || off + len > g->end) {
+				*stopping = true;
+				break;
+			}
 			offsets_seek(g, off + len);
 		} else {
 			off = offsets_next(g, &wrapped);
