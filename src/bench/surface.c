@@ -369,6 +369,15 @@ add_pin(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, struct surf_i
 	st->first[t] = first;
 }
 
+static bool
+over_ext(const struct surf_tgt *T, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < T->n_ext; i++)
+		if (a < T->ext[i].end && b > T->ext[i].start)
+			return true;
+	return false;
+}
+
 static void
 after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const struct target_result *tr)
 {
@@ -428,9 +437,11 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 		 * (five range passes, then five beside, confirmed a range that was
 		 * never slow). */
 		uint64_t len = e - w->start, a = UINT64_MAX;
-		if (w->start - T->rs >= len)
+		/* not over an unreadable extent: its failed reads would cost a
+		 * drive's retries and tell nothing of the rate */
+		if (w->start - T->rs >= len && !over_ext(T, w->start - len, w->start))
 			a = w->start - len;
-		else if (T->re - w->end >= len)
+		else if (T->re - w->end >= len && !over_ext(T, w->end, w->end + len))
 			a = w->end;
 		for (int k = 0; k < CONFIRM_PASSES; k++) {
 			snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);

@@ -19,10 +19,21 @@ triage_pin_before(struct bench_ctx *c)
 bool
 triage_pin_io(struct tri_io *s, const struct io_done *d)
 {
-	if (s->phase != TP_PIN)
+	if (s->phase == TP_PIN) {
+		pin_on_io(&s->pin, d);
+		return true;
+	}
+	/* after pinning, a later step's failed read of a block already pinned
+	 * (a confirm's blocks beside a slow range) is not a new extent: it
+	 * would widen the pinned one back to block resolution */
+	if (!s->pin.reads || !d->res || d->write)
 		return false;
-	pin_on_io(&s->pin, d);
-	return true;
+	for (size_t i = 0; i < s->pin.n; i++)
+		if (d->offset >= s->pin.run[i].s0 && d->offset + d->len <= s->pin.run[i].e0) {
+			s->n_err++;
+			return true;
+		}
+	return false;
 }
 
 void

@@ -35,14 +35,15 @@ def rows(name):
     return [dict(zip(keys, row)) for row in t["rows"]]
 ext = [(e["first_lba"], e["last_lba"], e["resolution"]) for e in rows("extents")]
 assert ext == [(e0, e1, "sector")], ext
-assert n <= 2 * 11 + 16, "%d failed reads of a 2048-sector extent, want <= 38" % n
 b = {x["time"]: x["blocks"] for x in rows("blocks")}
+# the kernel may serve a failed 1 MiB read of the scan as two 512 KiB ones
+assert n <= 2 * 11 + 16 + b["error"], "%d failed reads of a 2048-sector extent, want <= 38 + %d" % (n, b["error"])
 assert b["error"] == 2 and sum(b.values()) == 256, b      # the rest of the scan as before
 pin = [s for s in r["steps"] if s["label"].startswith("pin ")]
 assert len(pin) == 1, [s["label"] for s in r["steps"]]
 sec = pin[0]["results"][0]["seconds"]
-# its failed reads (all but the scan's two) each took the delay at least
-assert sec >= (n - 2) * ms / 1000.0 * 0.9, (sec, n)
+# its failed reads (all but the scan's, served once or twice) each took the delay at least
+assert sec >= (n - 2 * b["error"]) * ms / 1000.0 * 0.9, (sec, n)
 fail = [v for v in r["verdicts"] if v["level"] == "fail"]
 assert len(fail) == 1 and "LBA %d-%d" % (e0, e1) in fail[0]["text"], fail
 assert any("pinned to the sector" in e for e in fail[0]["evidence"]), fail[0]["evidence"]
