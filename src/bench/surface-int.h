@@ -4,15 +4,14 @@
 #ifndef DS_SURFACE_INT_H
 #define DS_SURFACE_INT_H
 #include "bench/bench.h"
+#include "bench/pin.h"
 #include "bench/surface.h"
 
-enum { PH_SCAN, PH_ACCESS, PH_BURST, PH_REREAD, PH_CONFIRM, PH_NONE };
+enum { PH_SCAN, PH_ACCESS, PH_BURST, PH_PIN, PH_CONFIRM, PH_NONE };
 
 #define SLOT_CAP (1u << 21)	/* curve slots kept per target; coarser past that */
 #define MAX_STEPS 1024		/* steps the run may have (phase table) */
 #define MAX_EXT 256		/* failed block ranges kept per target */
-#define MAX_REREAD 64		/* re-read steps per target */
-#define REREAD_WHOLE 64		/* a failed range up to this many blocks is re-read whole */
 #define MAX_SLOW 16
 #define CONFIRM_MAX_BLOCKS 32	/* a slow zone is slow throughout: its start will do */
 #define CONFIRM_PASSES 5		/* re-reads of a slow range; its fastest counts */
@@ -44,7 +43,11 @@ struct surf_io {
 	uint64_t bucket[N_BUCKETS];
 	uint64_t min_off, max_end;
 	bool any, oom;
-	struct fail_list scan_fail, sect_fail;
+	struct fail_list scan_fail;
+	struct pin_skip skip;		/* the scan's jumps over unreadable zones */
+	struct pin pin;			/* the extents pinned (PH_PIN) */
+	uint64_t acc_lo, acc_hi, rng;	/* the access-time reads: where, the next one */
+	uint32_t acc_bs;
 	struct { int err; uint64_t n; } errs[4];	/* the scan's failures by errno (first four kinds) */
 	uint64_t ph_n, ph_bytes, ph_lat_ns;	/* the current follow-up step */
 	uint64_t ph_last_off;		/* a confirm step: where its pass is */
@@ -58,9 +61,7 @@ struct surf_tgt {
 	double access_ms, burst_mbps;
 	struct surface_slow slow[MAX_SLOW];
 	size_t n_slow, slow_found;
-	struct surface_extent ext[MAX_EXT];	/* failed block ranges */
-	bool whole[MAX_EXT], reread[MAX_EXT];	/* re-read whole; re-read completely */
-	unsigned char reread_need[MAX_EXT], reread_got[MAX_EXT];	/* its re-read steps, and those that ran through */
+	struct surface_extent ext[MAX_EXT];	/* failed block ranges (skipped gaps joined) */
 	size_t n_ext, ext_found;
 };
 

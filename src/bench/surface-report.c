@@ -13,36 +13,16 @@
 
 #define CONFIRM_FRACTION 0.7	/* a re-read must stay below this share of the one beside it */
 
-/* The extents as the re-reads pinned them: a range re-read whole becomes its
- * failed sectors' runs; a long one, its first to its last failed sector; a
- * range that read on the re-read is "recovered". */
+/* The extents as pinning left them (pin.h); not pinned (no pin step ran,
+ * or it was stopped first): as the scan found them, at block resolution. */
 static size_t
-final_extents(const struct surf_tgt *T, struct surf_io *io, struct surface_extent *out, size_t max)
+final_extents(const struct surf_tgt *T, const struct surf_io *io, struct pin_out *out, size_t max)
 {
-	size_t ns = surface_merge(io->sect_fail.v, io->sect_fail.n), n = 0;
-	io->sect_fail.n = ns;
-	for (size_t i = 0; i < T->n_ext && n < max; i++) {
-		const struct surface_extent *x = &T->ext[i];
-		if (!T->reread[i]) {
-			out[n++] = (struct surface_extent){ x->start, x->end, false, false };
-			continue;
-		}
-		size_t before = n;
-		uint64_t first = UINT64_MAX, last = 0;
-		for (size_t j = 0; j < ns && n < max; j++) {
-			const struct surface_extent *y = &io->sect_fail.v[j];
-			if (y->end <= x->start || y->start >= x->end)
-				continue;
-			if (T->whole[i])
-				out[n++] = (struct surface_extent){ y->start, y->end, true, false };
-			first = y->start < first ? y->start : first;
-			last = y->end > last ? y->end : last;
-		}
-		if (!T->whole[i] && first < last)
-			out[n++] = (struct surface_extent){ first, last, false, false };
-		if (n == before)
-			out[n++] = (struct surface_extent){ x->start, x->end, false, true };
-	}
+	if (io->pin.reads)
+		return pin_results(&io->pin, out, max);
+	size_t n = 0;
+	for (size_t i = 0; i < T->n_ext && n < max; i++)
+		out[n++] = (struct pin_out){ .start = T->ext[i].start, .end = T->ext[i].end, .res = io->bs };
 	return n;
 }
 
@@ -205,8 +185,9 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 	}
 
 	/* unreadable extents */
-	struct surface_extent *ext = calloc(MAX_EXT * 2 + 1, sizeof(*ext));
-	size_t ne = ext ? final_extents(T, io, ext, MAX_EXT * 2) : 0, n_bad = 0, n_rec = 0;
+	struct pin_out *ext = calloc(PIN_MAX_RUNS + MAX_EXT + 1, sizeof(*ext));
+	size_t ne = ext ? final_extents(T, io, ext, PIN_MAX_RUNS + MAX_EXT) : 0, n_bad = 0, n_rec = 0;
+	char res[32];
 	for (size_t i = 0; (x = tb[2]) && i < ne && !table_add_row(x); i++) {
 		size_t row = x->n_rows - 1;
 		table_set_str(x, row, 0, name);
@@ -214,8 +195,9 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 		table_set_int(x, row, 2, (int64_t)((ext[i].end + T->lbs - 1) / T->lbs - 1));
 		table_set_int(x, row, 3, (int64_t)((ext[i].end - ext[i].start + T->lbs - 1) / T->lbs));
 		table_set_dbl(x, row, 4, (double)ext[i].start / 1e9);
+		snprintf(res, sizeof(res), "%llu sectors", (unsigned long long)(ext[i].res / T->lbs));
 		table_set_str(x, row, 5, ext[i].recovered ? "read on re-read" : ext[i].exact ? "sector"
-				 : T->n_ext && ext[i].end - ext[i].start > (uint64_t)io->bs ? "ends only" : "block");
+				 : !ext[i].pinned ? "block" : res);
 	}
 	for (size_t i = 0; i < ne; i++)
 		ext[i].recovered ? n_rec++ : n_bad++;
@@ -231,12 +213,19 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 		struct verdict *v = result_verdict(r, VL_FAIL, "surface", "%s: unreadable at %s", name, txt);
 		for (size_t i = 0; v && i < ne; i++)
 			if (!ext[i].recovered) {
-				range_text(item, sizeof(item), T, ext[i].start, ext[i].end);
-				verdict_evidence(v, "%s: %llu sectors unreadable%s", item,
-						 (unsigned long long)((ext[i].end - ext[i].start) / T->lbs),
-						 ext[i].exact ? ", pinned sector by sector"
-						 : " (block resolution: not re-read sector by sector)");
+				char line[256];
+				pin_describe(&io->pin, &ext[i], T->lbs, line, sizeof(line));
+				verdict_evidence(v, "%s", line);
 			}
+		if (v && io->pin.reads) {
+			char line[256];
+			pin_summary(&io->pin, line, sizeof(line));
+			verdict_evidence(v, "%s", line);
+		}
+		if (v && io->skip.n_gap)
+			verdict_evidence(v, "skip-ahead: %zu jumps over %.3f GB of unreadable blocks after %d failed in a "
+					 "row (the gaps sampled when pinning)", io->skip.n_gap,
+					 (double)io->skip.skipped / 1e9, PIN_SKIP_AFTER);
 		if (v && T->ext_found > T->n_ext)
 			verdict_evidence(v, "%zu more failed ranges not listed", T->ext_found - T->n_ext);
 		if (v) {
@@ -348,7 +337,8 @@ surface_finish(struct bench_ctx *c, struct run_result *r)
 			strlist_add(&r->notes, "surface: out of memory keeping block times: the map is partial");
 		free(io->slot);
 		free(io->scan_fail.v);
-		free(io->sect_fail.v);
+		pin_skip_free(&io->skip);
+		pin_free(&io->pin);
 		memset(io, 0, sizeof(*io));
 	}
 	estimate_finish(r);	/* the array these drives would make (no I/O) */

@@ -5,8 +5,10 @@
  * evenly spaced positions instead.  Then, per target, steps appended by
  * on_step so each is measured and visible: the access time (100 random 4 KiB
  * reads, mean latency), the burst rate (one small block read 32 times: the
- * drive answers from its buffer; the cold first read left out), every failed
- * block range re-read sector by sector to pin its first and last LBA, and
+ * drive answers from its buffer; the cold first read left out), the failed
+ * block ranges pinned in one steered step (pin.h: edges by bisection, the
+ * inside sampled, within --pin-budget; the scan itself skips ahead over a
+ * large unreadable zone and leaves the gap to that step), and
  * every slow range re-read five times, and as many blocks beside it, to
  * confirm it is not noise of a busy machine (the fastest pass must still be
  * slow against the fastest beside it). */
@@ -110,6 +112,8 @@ slot_at(struct surf_io *s, uint64_t off)
 	}
 }
 
+static void scan_count(struct surf_io *s, const struct io_done *d);
+
 static void
 scan_io(struct surf_io *s, const struct io_done *d)
 {
@@ -124,6 +128,19 @@ scan_io(struct surf_io *s, const struct io_done *d)
 	if (d->offset + d->len > s->max_end)
 		s->max_end = d->offset + d->len;
 	if (d->res) {
+		uint64_t ga, gb;
+		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
+		if (pin_skip_io(&s->skip, d, &ga, &gb))
+			fail_add(s, &s->scan_fail, ga, gb, false);	/* unread: pinning samples it */
+	}
+	scan_count(s, d);
+}
+
+/* A block of the scan (or of pinning's return pass) in the curve. */
+static void
+scan_count(struct surf_io *s, const struct io_done *d)
+{
+	if (d->res) {
 		s->bucket[N_BUCKETS - 1]++;
 		for (size_t i = 0; i < ARRAY_SIZE(s->errs); i++)
 			if (s->errs[i].err == -d->res || !s->errs[i].err) {
@@ -131,9 +148,10 @@ scan_io(struct surf_io *s, const struct io_done *d)
 				s->errs[i].n++;
 				break;
 			}
-		fail_add(s, &s->scan_fail, d->offset, d->offset + d->len, false);
 		return;
 	}
+	s->skip.consec = 0;
+	s->skip.jump = 0;
 	double ms = (double)d->lat_ns / 1e6;
 	size_t b = 0;
 	while (b < ARRAY_SIZE(surface_bucket_ms) && ms >= surface_bucket_ms[b])
@@ -159,6 +177,20 @@ pass_end(struct surf_io *s)
 	s->ph_bytes = s->ph_lat_ns = 0;
 }
 
+/* The next access-time read: a random block of the region, moved past an
+ * unreadable extent it falls in (pin_outside). */
+static uint64_t
+access_next(struct surf_io *s)
+{
+	uint64_t n = s->acc_bs && s->acc_hi > s->acc_lo ? (s->acc_hi - s->acc_lo) / s->acc_bs : 0;
+	if (!n)
+		return s->acc_lo;
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return pin_outside(&s->pin, s->acc_lo + s->rng % n * s->acc_bs, s->acc_lo, s->acc_hi, s->acc_bs);
+}
+
 static void
 surface_on_io(void *state, const struct io_done *d)
 {
@@ -167,9 +199,9 @@ surface_on_io(void *state, const struct io_done *d)
 	case PH_SCAN:
 		scan_io(s, d);
 		break;
-	case PH_REREAD:
-		if (d->res)
-			fail_add(s, &s->sect_fail, d->offset, d->offset + d->len, true);
+	case PH_PIN:
+		if (pin_on_io(&s->pin, d))
+			scan_count(s, d);	/* the return pass: blocks the scan jumped over */
 		break;
 	case PH_CONFIRM:
 		/* passes over the range: the fastest counts (noise is
@@ -189,6 +221,12 @@ surface_on_io(void *state, const struct io_done *d)
 		break;
 	case PH_ACCESS:
 	case PH_BURST:
+		/* a failing drive: the random reads go around the unreadable
+		 * extents, a burst from an unreadable start ends at once */
+		if (d->next && s->phase == PH_ACCESS)
+			*d->next = (struct io_next){ access_next(s), 0, true };
+		else if (d->next && d->res)
+			*d->next = (struct io_next){ IO_NEXT_END, 0, true };
 		/* the first read of a burst or a re-read pays a seek: left out */
 		if (d->res || (s->ph_n++ == 0 && s->phase != PH_ACCESS))
 			break;
@@ -242,6 +280,17 @@ surface_plan(struct plan *p, char *err, size_t errlen)
 	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 	rp.size = rp.bs;
 	return plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "locate", NULL);
+}
+
+/* Before any I/O: the skip-ahead's largest jump, 1 % of each capacity. */
+static int
+surface_before(struct bench_ctx *c, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	for (size_t t = 0; t < c->n_targets; t++)
+		pin_skip_init(&io_of(c, (unsigned)t)->skip, c->targets[t].size);
+	return 0;
 }
 
 /* ---- after each step ---- */
@@ -300,6 +349,35 @@ scan_points(const struct surf_io *io, size_t *n)
 	return pt;
 }
 
+/* The failed ranges pinned: one steered step at qd 1 over the scanned
+ * region, reads of up to one block where pin_on_io says (pin.h). */
+static void
+add_pin(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, struct surf_io *io)
+{
+	struct io_next first;
+	if (!T->n_ext || pin_init(&io->pin, T->ext, T->n_ext, io->bs, T->lbs, plan_param_num(c->plan, "pin-budget"),
+				  &io->skip))
+		return;
+	io->pin.r_end = T->re;
+	if (!pin_first(&io->pin, &first))
+		return;
+	char lab[48];
+	snprintf(lab, sizeof(lab), "pin %zu unreadable range%s", T->n_ext, T->n_ext > 1 ? "s" : "");
+	if (add_step(c, t, T, T->rs, T->re, io->bs, "seq", 0, PH_PIN, 0, lab))
+		return;
+	struct plan_step *st = &c->plan->steps[c->plan->n_steps - 1];
+	st->first[t] = first;
+}
+
+static bool
+over_ext(const struct surf_tgt *T, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < T->n_ext; i++)
+		if (a < T->ext[i].end && b > T->ext[i].start)
+			return true;
+	return false;
+}
+
 static void
 after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const struct target_result *tr)
 {
@@ -329,28 +407,22 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 	T->ext_found = surface_merge(io->scan_fail.v, io->scan_fail.n);
 	T->n_ext = T->ext_found < MAX_EXT ? T->ext_found : MAX_EXT;
 	memcpy(T->ext, io->scan_fail.v, T->n_ext * sizeof(*T->ext));
+	for (size_t i = 0; i < T->n_ext; i++)	/* a jump's gap may reach past the region */
+		T->ext[i].end = T->ext[i].end > T->re ? T->re : T->ext[i].end;
 
 	char lab[48];
-	add_step(c, t, T, T->rs, T->re, T->lbs > 4096 ? T->lbs : 4096, "rand",
-		 (uint64_t)ACCESS_READS * (T->lbs > 4096 ? T->lbs : 4096), PH_ACCESS, 0, "access time");
+	io->acc_lo = T->rs;
+	io->acc_hi = T->re;
+	io->acc_bs = T->lbs > 4096 ? T->lbs : 4096;
+	io->rng = 0x9e3779b97f4a7c15ull ^ c->plan->params.seed ^ t;
+	size_t acc_step = c->plan->n_steps;
+	add_step(c, t, T, T->rs, T->re, io->acc_bs, "rand", (uint64_t)ACCESS_READS * io->acc_bs, PH_ACCESS, 0,
+		 "access time");
 	uint32_t bb = io->bs < 65536 ? io->bs : 65536;
 	add_step(c, t, T, T->rs, T->rs + bb, bb, "seq", (uint64_t)BURST_READS * bb, PH_BURST, 0, "burst");
-	size_t nre = 0;
-	for (size_t i = 0; i < T->n_ext; i++) {
-		struct surface_extent *x = &T->ext[i];
-		T->whole[i] = x->end - x->start <= (uint64_t)REREAD_WHOLE * io->bs;
-		if (nre + (T->whole[i] ? 1 : 2) > MAX_REREAD)
-			break;
-		snprintf(lab, sizeof(lab), "re-read LBA %llu", (unsigned long long)(x->start / T->lbs));
-		if (T->whole[i]) {
-			add_step(c, t, T, x->start, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-		} else {	/* its first and last block: the interior stays at block resolution */
-			add_step(c, t, T, x->start, x->start + io->bs, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-			add_step(c, t, T, x->end - io->bs, x->end, T->lbs, "seq", 0, PH_REREAD, (int)i, lab);
-		}
-		nre += T->whole[i] ? 1 : 2;
-		T->reread_need[i] = T->whole[i] ? 1 : 2;
-	}
+	add_pin(c, t, T, io);
+	if (acc_step < c->plan->n_steps && T->n_ext)	/* its first read outside the extents too */
+		c->plan->steps[acc_step].first[t] = (struct io_next){ access_next(io), 0, true };
 	for (size_t i = 0; i < T->n_slow; i++) {
 		struct surface_slow *w = &T->slow[i];
 		uint64_t e = w->end - w->start > (uint64_t)CONFIRM_MAX_BLOCKS * io->bs ?
@@ -365,9 +437,11 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 		 * (five range passes, then five beside, confirmed a range that was
 		 * never slow). */
 		uint64_t len = e - w->start, a = UINT64_MAX;
-		if (w->start - T->rs >= len)
+		/* not over an unreadable extent: its failed reads would cost a
+		 * drive's retries and tell nothing of the rate */
+		if (w->start - T->rs >= len && !over_ext(T, w->start - len, w->start))
 			a = w->start - len;
-		else if (T->re - w->end >= len)
+		else if (T->re - w->end >= len && !over_ext(T, w->end, w->end + len))
 			a = w->end;
 		for (int k = 0; k < CONFIRM_PASSES; k++) {
 			snprintf(lab, sizeof(lab), "confirm slow at %.1f GB", (double)w->start / 1e9);
@@ -391,7 +465,9 @@ locate(struct bench_ctx *c, unsigned t, const struct target_result *tr)
 	uint32_t bs = io->bs;
 	free(io->slot);
 	free(io->scan_fail.v);
-	memset(io, 0, sizeof(*io));	/* the block read here is not a sample */
+	pin_skip_free(&io->skip);
+	memset(io, 0, sizeof(*io));	/* the block read here is not a sample; no skip-ahead
+					   (the quick scan's samples are its bound) */
 	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
 	if (!tr->by_pos.n || !bs)
 		return;
@@ -421,14 +497,7 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 			after_scan(c, t, st, &sr->res[k]);
 		else if (ph == PH_ACCESS)
 			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
-		else if (ph == PH_REREAD && S->arg[i] >= 0 && (size_t)S->arg[i] < T->n_ext) {
-			/* it counts when every sector was tried (not cut short by a stop) */
-			const struct target_result *x = &sr->res[k];
-			size_t e = (size_t)S->arg[i];
-			uint64_t want = (T->whole[e] ? T->ext[e].end - T->ext[e].start : io->bs) / T->lbs;
-			if (x->ios + x->err.count >= want && ++T->reread_got[e] == T->reread_need[e])
-				T->reread[e] = true;
-		} else if (ph == PH_BURST)
+		else if (ph == PH_BURST)
 			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
 		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
 			pass_end(io);
@@ -460,8 +529,10 @@ const struct bench_test bench_surface = {
 		.region_start = 0, .region_end = 1,
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
-	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, NULL },
+	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_pin_budget,
+						       NULL },
 	.plan = surface_plan,
+	.before = surface_before,
 	.on_io = surface_on_io,
 	.io_state_size = sizeof(struct surf_io),
 	.state_size = sizeof(struct surf_state),

@@ -17,6 +17,15 @@
 
 enum { CF_UNCONFIRMED, CF_SLOW, CF_NOT_SLOW };
 
+static bool
+over_ext(const struct tri_io *io, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < io->n_ext; i++)
+		if (a < io->ext[i].end && b > io->ext[i].start)
+			return true;
+	return false;
+}
+
 /* Candidate i of drive t: its re-read span [*a, *a + *len), the span beside
  * it (*beside, UINT64_MAX none), and how many steps its re-reading takes. */
 static unsigned
@@ -29,7 +38,15 @@ cf_span(const struct bench_ctx *c, unsigned t, size_t i, uint64_t *a, uint64_t *
 	*len = w->end - w->start;
 	if (*len > (uint64_t)TRI_CF_BLOCKS * bs)
 		*len = (uint64_t)TRI_CF_BLOCKS * bs;
-	*beside = w->start >= *len ? w->start - *len : w->end + *len <= size ? w->end : UINT64_MAX;
+	/* not over an unreadable extent: its failed reads would cost a retry
+	 * each on a real drive, and widen the pinned extent back */
+	const struct tri_io *io = (const struct tri_io *)c->io_state + t;
+	if (w->start >= *len && !over_ext(io, w->start - *len, w->start))
+		*beside = w->start - *len;
+	else if (w->end + *len <= size && !over_ext(io, w->end, w->end + *len))
+		*beside = w->end;
+	else
+		*beside = UINT64_MAX;
 	return *beside == UINT64_MAX ? TRI_CF_PASSES : 2 * TRI_CF_PASSES;
 }
 

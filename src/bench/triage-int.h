@@ -6,6 +6,7 @@
 #define DS_TRIAGE_INT_H
 #include <stdatomic.h>
 #include "bench/bench.h"
+#include "bench/pin.h"
 #include "bench/surface.h"
 #include "bench/triage.h"
 
@@ -18,8 +19,8 @@
 #define TRI_WV_CHUNK_MIN (64ull << 20)
 #define TRI_HIST_MAX 256	/* the bench history's drives of a model taken as extra peers */
 
-enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY, TP_CONFIRM };
-enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY, TK_CONFIRM };
+enum { TP_SOLO, TP_SHARED, TP_WRITE, TP_VERIFY, TP_CONFIRM, TP_PIN };
+enum { TK_BEFORE, TK_SOLO, TK_SHARED, TK_WRITE, TK_VERIFY, TK_CONFIRM, TK_PIN };
 /* A slow range of the one shared pass is re-read before it is called
  * slow: its first blocks and as many beside it, in turn, TRI_CF_PASSES
  * times each; the fastest of each counts, so a busy spell that slowed the
@@ -71,6 +72,11 @@ struct tri_io {
 	 * completion with temp_why (written before the flag) */
 	atomic_bool temp_stop;
 	char temp_why[WORKER_STOP_LEN];
+	/* a failing drive bounded (triage-pin.c): the full pass's skip-ahead,
+	 * the extents pinned after it */
+	struct pin_skip skip;
+	struct pin pin;
+	struct pin_out pinned[TRI_MAX_EXT];
 };
 
 struct tri_tgt {
@@ -182,6 +188,19 @@ double triage_peer_pct(const struct bench_ctx *c, size_t t, int m, struct tri_re
 void triage_peer_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
 		       struct strlist *ev);
 
+/* triage-pin.c: unreadable extents bounded as the surface scan's are */
+void triage_pin_before(struct bench_ctx *c);
+/* every completion: true when it was the pin step's (nothing else to do) */
+bool triage_pin_io(struct tri_io *s, const struct io_done *d);
+/* every completion, after the fail rules: the full pass's skip-ahead */
+void triage_pin_skip(struct tri_io *s, const struct io_done *d);
+void triage_pin_add(struct bench_ctx *c);	/* after the shared pass */
+void triage_pin_phase(struct bench_ctx *c, const struct plan_step *next);
+void triage_pin_done(struct bench_ctx *c, const struct plan_step *st);
+/* extent e's evidence line; the pinning's own line (false: none) */
+void triage_pin_line(const struct tri_io *io, size_t e, unsigned lbs, char *buf, size_t n);
+bool triage_pin_summary(const struct tri_io *io, char *buf, size_t n);
+void triage_pin_free(struct tri_io *io);
 /* shared by the triage files */
 void triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -236,6 +236,8 @@ triage_on_io(void *state, const struct io_done *d)
 {
 	struct tri_io *s = state;
 	unsigned lbs = s->lbs ? s->lbs : 512;
+	if (triage_pin_io(s, d))	/* the pin step's probes */
+		return;
 	if (atomic_load_explicit(&s->temp_stop, memory_order_acquire))
 		triage_rule(s, d, "%s, stopped at LBA %llu (%.3f GB)", s->temp_why,
 			    (unsigned long long)(d->offset / lbs), (double)d->offset / 1e9);
@@ -291,6 +293,7 @@ triage_on_io(void *state, const struct io_done *d)
 		s->cf_last = d->offset;
 		return;
 	}
+	triage_pin_skip(s, d);	/* the full pass jumps over an unreadable zone */
 	if (d->res || s->phase != TP_SHARED || s->oom)
 		return;
 	if (!s->pt) {
@@ -317,6 +320,7 @@ triage_before(struct bench_ctx *c, char *err, size_t errlen)
 		io->stall_ns = (uint64_t)(plan_param_num(p, "stall") * 1e9);
 		io->sim = c->targets[t].kind == TGT_SIM;
 	}
+	triage_pin_before(c);
 	return triage_wv_before(c, err, errlen);
 }
 
@@ -491,8 +495,14 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	}
 	if (kind == TK_WRITE || kind == TK_VERIFY)
 		triage_wv_step_done(c, kind);
-	if (kind == TK_SHARED)
+	if (kind == TK_SHARED) {
+		triage_pin_add(c);	/* first: the re-reads of slow ranges come after it */
 		S->cf_on = true;	/* its slow-range candidates are re-read next */
+	}
+	if (kind == TK_PIN)
+		triage_pin_done(c, st);
+	if (S->done < S->n_kind && S->kind[S->done] == TK_PIN && S->done < c->plan->n_steps)
+		triage_pin_phase(c, &c->plan->steps[S->done]);
 	mark_out(c, S->done == S->n_solo + 1 && !S->shared_added);
 	if (S->done == S->n_solo + 1 && !S->shared_added) {
 		add_shared(c);
@@ -648,11 +658,11 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 					 short_name(c, t), (unsigned long long)(x->start / lbs),
 					 (unsigned long long)((x->end - 1) / lbs));
 			for (size_t e = 0; e < io->n_ext; e++) {
-				snprintf(line, sizeof(line), "unreadable: LBA %llu-%llu (%.3f GB), block resolution",
-					 (unsigned long long)(io->ext[e].start / lbs),
-					 (unsigned long long)((io->ext[e].end - 1) / lbs), (double)io->ext[e].start / 1e9);
+				triage_pin_line(io, e, lbs, line, sizeof(line));
 				strlist_add(&ev, line);
 			}
+			if (triage_pin_summary(io, line, sizeof(line)))
+				strlist_add(&ev, line);
 			if (io->ext_lost) {
 				snprintf(line, sizeof(line), "%llu more failed blocks not listed",
 					 (unsigned long long)io->ext_lost);
@@ -714,6 +724,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		triage_snap_free(&S->tick[t]);
 		free(tri_io_of(c, (unsigned)t)->pt);	/* a run stopped in the shared pass */
 		tri_io_of(c, (unsigned)t)->pt = NULL;
+		triage_pin_free(tri_io_of(c, (unsigned)t));
 	}
 	return 0;
 }
@@ -733,7 +744,7 @@ const struct bench_test bench_triage = {
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
 						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
-						       &bp_budget, NULL },
+						       &bp_budget, &bp_pin_budget, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,

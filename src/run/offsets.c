@@ -102,6 +102,17 @@ offsets_next(struct offset_gen *g, bool *wrapped)
 	return g->start;
 }
 
+void
+offsets_seek(struct offset_gen *g, uint64_t off)
+{
+	uint64_t base = g->pat == OFS_STRIDE ? g->first : g->start;
+	uint64_t unit = g->pat == OFS_STRIDE ? g->step : g->bs;
+	if (g->pat == OFS_RAND || !unit)
+		return;
+	uint64_t i = off <= base ? 0 : (off - base + unit - 1) / unit;
+	g->i = i < g->nblocks ? i : g->nblocks;
+}
+
 int
 offsets_parse_pattern(const char *s, enum offset_pattern *out)
 {

@@ -30,6 +30,11 @@ int offsets_init(struct offset_gen *g, enum offset_pattern pat, uint64_t start, 
 		 uint32_t bs, uint64_t first, uint64_t step, uint64_t seed);
 /* The next offset; sets *wrapped when this call started a new pass. */
 uint64_t offsets_next(struct offset_gen *g, bool *wrapped);
+/* Move the pass so the next offset is the first block at or after off
+ * (seq: start + k*bs; stride: first + k*step); past the end, the pass is
+ * over (the next call wraps).  A no-op for rand.  The jump of a skip-ahead
+ * over an unreadable zone (io_next). */
+void offsets_seek(struct offset_gen *g, uint64_t off);
 /* Parse "seq" / "rand" / "stride": 0 or -EINVAL. */
 int offsets_parse_pattern(const char *s, enum offset_pattern *out);
 const char *offsets_pattern_name(enum offset_pattern p);

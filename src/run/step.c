@@ -85,6 +85,7 @@ params_for(struct runner *r, size_t i, const struct plan_step *st, struct worker
 		spread_for(t, rp, s, e, wp);
 	wp->io_timeout_ns = (uint64_t)(p->io_timeout_s * 1e9);
 	wp->max_consec_errors = st->max_consec_errors;
+	wp->first = i < PLAN_MAX_TARGETS ? st->first[i] : (struct io_next){ 0 };
 }
 
 /* A worker ended while its step runs on (stopped after errors, gave up on

@@ -52,7 +52,7 @@ struct bench_value {
 	char str[24];
 };
 
-#define BENCH_MAX_PARAMS 16
+#define BENCH_MAX_PARAMS 24	/* triage has 16 (with --pin-budget): room for more */
 
 /* Panels a test feeds (bit mask). */
 enum {

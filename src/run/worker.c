@@ -284,6 +284,7 @@ fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
 	const struct worker_params *p = &w->p;
 	struct io_u *batch[WORKER_MAX_QD];
 	unsigned nb = 0;
+	bool steered = false;
 	/* --size counts the measured part only: not while ramping up */
 	bool counting = p->size && (!p->ramp_ns || eclock(w) >= tm);
 	while (nb < *nfree) {
@@ -291,15 +292,31 @@ fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
 			*stopping = true;
 			break;
 		}
-		bool wrapped;
-		uint64_t off = offsets_next(g, &wrapped);
+		bool wrapped = false;
+		uint64_t off;
+		uint32_t len = p->bs;
+		if (w->next.set) {	/* steered by the test's hook (set between batches) */
+			w->next.set = false;
+			steered = true;
+			off = w->next.off;
+			if (w->next.len && w->next.len < p->bs)
+				len = w->next.len;
+			/* the end, or (never by design) outside the step's region */
+			if (off == IO_NEXT_END || off < g->start || off + len > g->end) {
+				*stopping = true;
+				break;
+			}
+			offsets_seek(g, off + len);
+		} else {
+			off = offsets_next(g, &wrapped);
+		}
 		if (wrapped && p->one_pass) {
 			*stopping = true;
 			break;
 		}
 		struct io_u *u = &w->u[w->free_slots[*nfree - 1 - nb]];
 		u->offset = off;
-		u->len = p->bs;
+		u->len = len;
 		u->write = p->rw_mix >= 100 ? false : p->rw_mix <= 0 ? true
 			   : (int)(xorshift(&w->rng) % 100) >= p->rw_mix;
 		if (u->write)
@@ -315,7 +332,14 @@ fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
 		u->start_ns = ts;
 		int rc = w->eng.ops->queue(&w->eng, u);
 		if (rc == -EBUSY) {
-			g->i -= nb - i;	/* offer the same offsets again */
+			/* offer the same offsets again; a steered one (always
+			 * the batch's first) as it was asked for */
+			if (i == 0 && steered) {
+				w->next = (struct io_next){ u->offset, u->len, true };
+				g->i -= nb - 1;
+			} else {
+				g->i -= nb - i;
+			}
 			break;
 		}
 		if (rc < 0) {
@@ -383,6 +407,7 @@ run_loop(struct worker *w)
 	bool stopping = false, measuring = p->ramp_ns == 0;
 	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
+	w->next = p->first;
 	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
 
 	for (;;) {
@@ -456,6 +481,7 @@ run_loop(struct worker *w)
 					.lat_ns = lat_known ? lat : 0,
 					.t_ns = td > t0 ? td - t0 : 0,
 					.buf = u->buf, .seed = p->seed, .stop = w->stop_why,
+					.next = &w->next,
 				};
 				p->on_io(p->on_io_state, &d);
 				if (w->stop_why[0] && !w->failed) {
@@ -479,6 +505,8 @@ run_loop(struct worker *w)
 					err_record(&w->err, e, u->offset);
 					PUB_STORE(errors, w->err.count);
 				}
+				if (td >= tm && td < tstop && td > last)
+					last = td;	/* a step of failed reads took time too */
 				if (++consec >= p->max_consec_errors && !stopping) {
 					snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
 						 p->t->name, (unsigned long long)consec, strerror(e));
@@ -583,7 +611,7 @@ run_loop(struct worker *w)
 	/* Measured time with no I/O completed in it (a drive that did not
 	 * answer in time, or a worker starved of CPU on a loaded machine): its
 	 * 0 is not a rate, so say so; the result then counts as a problem. */
-	if (!ios && !w->msg[0] && tend > tm && !atomic_load_explicit(w->stop, memory_order_relaxed))
+	if (!ios && !w->err.count && !w->msg[0] && tend > tm && !atomic_load_explicit(w->stop, memory_order_relaxed))
 		snprintf(w->msg, sizeof(w->msg), "%s: no I/O completed in the %.1f s measured (%llu after it)",
 			 p->t ? p->t->name : "?", w->seconds, (unsigned long long)late);
 	return 0;

@@ -45,6 +45,18 @@ void gate_open(struct start_gate *g);
 /* runner: wait up to ms for n workers to finish; true when they all have */
 bool gate_wait_done(struct start_gate *g, unsigned n, unsigned ms);
 
+/* The next I/O a test's hook asks for: len bytes at off (len 0: the
+ * block size; at most the block size), after which the pass goes on at the
+ * first block past it (offsets_seek).  off UINT64_MAX: no more I/O, the
+ * pass is over.  Only the hook sets it, only the worker reads it, in the
+ * worker thread; a worker that has none costs one test per I/O issued. */
+struct io_next {
+	uint64_t off;
+	uint32_t len;
+	bool set;
+};
+#define IO_NEXT_END UINT64_MAX
+
 /* One completed I/O, as a test's per-I/O hook sees it (bench_test.on_io).
  * Called in the worker thread for every completion, ramp-up included
  * (`measured` says which): keep it cheap, touch only per-target state. */
@@ -64,6 +76,10 @@ struct io_done {
 	 * The worker issues no more I/O, the ones in flight drain uncounted, it
 	 * ends failed with the reason, and the other workers of the step go on. */
 	char *stop;
+	/* Steering (NULL where the worker cannot): the hook may say where the
+	 * next I/O goes by setting next->set (a skip-ahead over an unreadable
+	 * zone, a bisection's probes at qd 1).  See struct io_next. */
+	struct io_next *next;
 };
 #define WORKER_STOP_LEN 160
 typedef void (*worker_io_hook)(void *state, const struct io_done *d);
@@ -90,6 +106,7 @@ struct worker_params {
 	uint64_t io_timeout_ns;		/* an I/O outstanding longer ends the worker, default 30 s */
 	worker_io_hook on_io;		/* optional, per completion (see struct io_done) */
 	void *on_io_state;		/* per-target state handed to on_io */
+	struct io_next first;		/* the first I/O, when set (a steered step) */
 };
 
 enum worker_state { WS_INIT, WS_RAMP, WS_MEASURE, WS_DRAIN, WS_DONE };
@@ -139,6 +156,7 @@ struct worker {
 	uint64_t in, irb, iwb;		/* current interval counts */
 	uint64_t rng;
 	uint64_t wseq;			/* writes issued (buffer stamps) */
+	struct io_next next;		/* the hook's steering (io_done.next) */
 };
 
 /* Set defaults for the optional fields of p. */

@@ -67,8 +67,12 @@ static void
 hook_eio(struct fd_dev *d, struct fd_disk *k, const struct fd_io *io, struct fd_plan *p)
 {
 	for (size_t i = 0; i < k->n_eio; i++)
-		if (range_hits(&k->eio[i], io))
+		if (range_hits(&k->eio[i], io)) {
 			p->err = -EIO;
+			/* what a test asserts: failed reads this range served (a
+			 * read woken by clear/vanish and planned again counts once) */
+			k->eio[i].failed_reads += io->op == FD_READ && !io->again;
+		}
 }
 
 /* slow sectors: the slowest rule touched counts, plus a delay on everything */
@@ -275,6 +279,7 @@ static int
 parse_range(struct cmd_ctx *c, struct fd_range *r, int nums)
 {
 	/* LBA0 LBA1 [MS] [read|write|rw] */
+	*r = (struct fd_range){ 0 };
 	if (c->argc < 3 + nums || c->argc > 4 + nums)
 		return fail(c->err, c->errlen, "%s: expected LBA0 LBA1%s [read|write|rw]", c->argv[0],
 			    nums ? " MS" : "");
@@ -620,8 +625,9 @@ fd_describe(struct fd_dev *d)
 		    (unsigned long long)k->size, (unsigned long long)k->n_reads, (unsigned long long)k->n_writes,
 		    (unsigned long long)k->n_failed, (unsigned long long)k->n_delayed, k->vanished ? " vanished" : "");
 		for (size_t j = 0; j < k->n_eio; j++)
-			app(&s, &n, &cap, "%s eio %llu %llu %s\n", k->name, (unsigned long long)k->eio[j].lba0,
-			    (unsigned long long)k->eio[j].lba1, opn[k->eio[j].ops & 3]);
+			app(&s, &n, &cap, "%s eio %llu %llu %s failed-reads %llu\n", k->name,
+			    (unsigned long long)k->eio[j].lba0, (unsigned long long)k->eio[j].lba1,
+			    opn[k->eio[j].ops & 3], (unsigned long long)k->eio[j].failed_reads);
 		for (size_t j = 0; j < k->n_delay; j++)
 			app(&s, &n, &cap, "%s delay %llu %llu %g %s\n", k->name, (unsigned long long)k->delay[j].lba0,
 			    (unsigned long long)k->delay[j].lba1, k->delay[j].ms, opn[k->delay[j].ops & 3]);

@@ -22,6 +22,7 @@ struct fd_range {
 	uint64_t lba0, lba1;		/* inclusive, 512-byte sectors */
 	unsigned ops;			/* FD_READ | FD_WRITE */
 	double ms;			/* delay rules */
+	uint64_t failed_reads;		/* eio rules: reads it failed (shown by .ctl) */
 };
 
 /* rate curve point: MB/s (10^6) at a position fraction 0..1 */

@@ -127,6 +127,31 @@ test_stride(void **state)
 	assert_int_equal(offsets_init(&g, OFS_STRIDE, 0, 4096, 4096, 512, 512, 0), -EINVAL);
 }
 
+/* A skip-ahead's jump: the next offset is the first block at or after the
+ * one asked for; past the end the pass is over. */
+static void
+test_seek(void **state)
+{
+	(void)state;
+	struct offset_gen g;
+	bool w;
+	assert_int_equal(offsets_init(&g, OFS_SEQ, 4096, 4096 + 100 * 512, 512, 0, 0, 1), 0);
+	offsets_next(&g, &w);
+	offsets_seek(&g, 4096 + 10 * 512);
+	assert_int_equal(offsets_next(&g, &w), 4096 + 10 * 512);
+	assert_false(w);
+	offsets_seek(&g, 4096 + 20 * 512 + 1);	/* inside a block: the next one */
+	assert_int_equal(offsets_next(&g, &w), 4096 + 21 * 512);
+	offsets_seek(&g, 0);			/* before the region: its start */
+	assert_int_equal(offsets_next(&g, &w), 4096);
+	offsets_seek(&g, 1u << 30);
+	offsets_next(&g, &w);
+	assert_true(w);				/* past the end: a new pass */
+	assert_int_equal(offsets_init(&g, OFS_STRIDE, 0, 1 << 20, 4096, 0, 65536, 1), 0);
+	offsets_seek(&g, 65536 * 3 + 5);
+	assert_int_equal(offsets_next(&g, &w), 65536 * 4);
+}
+
 static void
 test_pattern_names(void **state)
 {
@@ -145,6 +170,7 @@ main(void)
 		cmocka_unit_test(test_random_coverage),
 		cmocka_unit_test(test_random_deterministic),
 		cmocka_unit_test(test_stride),
+		cmocka_unit_test(test_seek),
 		cmocka_unit_test(test_pattern_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
