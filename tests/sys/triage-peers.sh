@@ -4,7 +4,7 @@
 # tests/fixtures/sim/triage-peers.rig): six WD40EZRX peers, three healthy
 # (sim0, sim2, sim4), two weak units (sim1, sim5: rate curve 40 % lower) and
 # one with unreadable blocks (sim3: one in its solo sample, a band at 400 GB;
-# each failed read costs 2 s of retries).
+# each failed read costs 2 s of retries; pinned to the sector: LBA 400000-400015).
 #   - The healthy units are PASS, not FAST (a median of all six fell to
 #     between the weak and the healthy rates: 125 % alone, 113 % together);
 #     the reference is the median of sim0, sim2, sim4, said in the evidence.
@@ -49,7 +49,7 @@ for i in (0, 2, 4):
 for i in (1, 5):
     assert "SLOW alone: 60 % of its peers" in v[i]["text"] and "SLOW together" in v[i]["text"], v[i]["text"]
 bad = rows[3]
-assert "unreadable at LBA 399360-401407" in bad["reasons"] and "SLOW" not in bad["reasons"], bad
+assert "unreadable at LBA 400000-400015" in bad["reasons"] and "SLOW" not in bad["reasons"], bad
 assert 95 <= bad["solo_peer_pct"] <= 105 and 95 <= bad["shared_peer_pct"] <= 105, bad
 ev = v[3]["evidence"]
 # alone: the 2 s failed read began 1.37 s into the 3 s sample (205 MB at 150 MB/s): 1.6 s of it
