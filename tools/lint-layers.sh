@@ -3,9 +3,9 @@
 # table, tools/layers.txt (its parts, arrows and never-arrows; the one
 # source).  Refuses: a file in no part, an include along no arrow (none is
 # allowed by reach), an arrow no include uses, an arrow the table also says
-# never, a circle of arrows, and a header declaring a function of a part its
-# own may never reach (history.h declaring cli's history_cli).  Prints each
-# and exits 1.
+# never, a circle of arrows, and a header declaring a function or naming a
+# struct of a part its own may never reach (history.h declaring cli's
+# history_cli).  Prints each and exits 1.
 #   --arrows  print the arrows, one line per part (README's "How it is built")
 # LAYERS_TABLE=FILE checks against another table (tests/docs/layers.sh).
 set -eu
@@ -117,6 +117,9 @@ BEGIN {
 		if (f ~ /\.c$/ && line ~ /^[a-z_][a-z0-9_]*\(/ && prev !~ /^static/) {
 			fn = line; sub(/\(.*/, "", fn); defd[fn] = from
 		}
+		if (f ~ /\.h$/ && line ~ /^struct [a-z_][a-z0-9_]* \{/) {
+			st = line; sub(/^struct /, "", st); sub(/ .*/, "", st); stype[st] = from
+		}
 		if (f ~ /\.h$/) hdr[f] = hdr[f] "\n" line
 		prev = line
 	}
@@ -129,5 +132,8 @@ END {
 	for (h in hdr) for (fn in defd)
 		if ((filepart[h] SUBSEP defd[fn]) in never && match(hdr[h], "[^a-z0-9_]" fn "[ \t]*\\("))
 			err(h ": declares " fn "() of " defd[fn] " (" filepart[h] " -> " defd[fn] " must never be: " never[filepart[h], defd[fn]] ")")
+	for (h in hdr) for (st in stype)
+		if ((filepart[h] SUBSEP stype[st]) in never && match(hdr[h], "struct " st "[^a-z0-9_]"))
+			err(h ": names struct " st " of " stype[st] " (" filepart[h] " -> " stype[st] " must never be: " never[filepart[h], stype[st]] ")")
 	exit bad
 }'

@@ -32,6 +32,7 @@ refused ui/panel-picker.c '#include "cli/options.h"' 'ui -> cli must never be'
 # no core header includes or declares anything of cli/ or ui/
 refused src/run/plan-build.h '#include "cli/cli.h"' 'run -> cli must never be'
 refused src/history/history.h 'int history_cli(int argc, char **argv);' 'declares history_cli() of cli'
+refused src/io/guard.h 'int guard_opts_from(const struct global_opts *g);' 'names struct global_opts of cli'
 refused src/bench/plan-options.h 'int ui_main(void *inv, const void *be, const void *o);' 'declares ui_main() of ui'
 # arrows are the ones written, not their reach (run -> io -> sim)
 refused src/run/step.c '#include "sim/sim.h"' 'run -> sim is no arrow'
