@@ -27,7 +27,8 @@ LIBS_CORE = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread
 LIBS_UI   = $(shell pkg-config --libs $(UI_PKGS))
 LIBS_TEST = $(shell pkg-config --libs $(TEST_PKGS))
 
-# main.c and main-tui.c are the bridge: only they (and ui/) see ui/ headers.
+# main.c and main-tui.c are the bridge (the part main of tools/layers.txt):
+# only they (and ui/) see ui/ headers.
 MAIN_SRC := src/main.c src/main-tui.c
 MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
 CORE_SRC := $(filter-out $(MAIN_SRC),$(shell find src -name '*.c' | sort))
@@ -60,8 +61,8 @@ lint-core:
 # src/ compiles without -Iui: the core cannot include a dashboard header.
 $(MAIN_OBJ) $(UI_OBJ): CFLAGS_ALL += -Iui
 
-# Folders include each other one way only (DESIGN.md "Layers"): the allowed
-# arrows are a table in tools/lint-layers.sh.
+# Parts include each other one way only: the parts, arrows and never-arrows
+# are one table, tools/layers.txt (authoritative over DESIGN.md "Layers").
 lint-layers:
 	@sh tools/lint-layers.sh
 

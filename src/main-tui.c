@@ -285,7 +285,7 @@ tui_main(struct global_opts *g, int argc, char **argv, const struct run_result *
 	}
 	if (argc > 0) {		/* TEST TARGET... [options]: check it all before curses */
 		struct run_outputs *out = &c.out;
-		rc = plan_parse_args(&c.pending, argc, argv, out, err, sizeof err);
+		rc = plan_parse_args(&c.pending, argc, argv, cli_output_find, out, err, sizeof err);
 		if (!rc && !out->help)
 			rc = dash_outputs_check(out, err, sizeof err);
 		if (rc || out->help) {

@@ -1,6 +1,6 @@
 /* main.c - dispatch: tui | list | run | show | estimate | a test, after the global options
  * (cli/globals.c).  main.c and main-tui.c are the only files that know both
- * the core (src/) and the dashboard (ui/). */
+ * the core (src/) and the dashboard (ui/): the part main of tools/layers.txt. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "internal.h"
-#include "cli/options.h"
+#include "bench/plan-options.h"
 
 #define KEY_ESC 27
 

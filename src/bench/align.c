@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "bench/bench.h"
-#include "sim/sim.h"
 #include "util/util.h"
 
 #define ALIGN_MAX_ROWS 1024

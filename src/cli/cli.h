@@ -53,6 +53,9 @@ int estimate_cli(int argc, char **argv);
 int cli_estimate(int argc, char **argv, struct global_opts *g);
 /* Read rates of other drives of a model from the bench history (plan.history_rates). */
 int cli_history_rates(const char *model, const struct strlist *skip, double *rates, size_t max, size_t *n);
+/* history.c: `diskscope history [DRIVE|--model M|--since DATE] [--json]
+ * [--csv FILE]`: an exit code. */
+int history_cli(int argc, char **argv);
 /* report.c: `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE]`:
  * an HTML page.  Exit 0, 2 (usage, a bad input, the output not written). */
 int report_cli(int argc, char **argv, struct global_opts *g);

@@ -1,4 +1,4 @@
-/* run.c - the headless `diskscope run`: options (options.c), the plan
+/* run.c - the headless `diskscope run`: options (bench/plan-options.c), the plan
  * (run/plan-build.c, as the dashboard makes it), signals, the progress
  * line, and the result on stdout / --json / --csv. */
 #include <errno.h>
@@ -44,7 +44,7 @@ run_cli(int argc, char **argv, const struct global_opts *g)
 	struct plan p;
 	struct run_outputs out;
 	char err[512] = "";
-	int rc = plan_parse_args(&p, argc, argv, &out, err, sizeof(err));
+	int rc = plan_parse_args(&p, argc, argv, cli_output_find, &out, err, sizeof(err));
 	if (!rc && out.help) {
 		options_usage(stdout, p.test);
 		plan_free(&p);

@@ -92,7 +92,4 @@ int history_model_rates(const char *model, const char *test, const struct strlis
 
 /* --no-history was given: nothing recorded, nothing read. */
 bool history_off(void);
-
-/* `diskscope history [DRIVE|--model M|--since DATE] [--json] [--csv FILE]` */
-int history_cli(int argc, char **argv);
 #endif

@@ -1,7 +1,7 @@
 /* plan-build.h (run) - the one way a plan is made, whoever starts the run:
  * `diskscope run`, the dashboard's command line, the dashboard's picker.
  * Each turns its words into a plan through the one option table
- * (cli/options.c: plan_parse_args for argv, plan_from_words for the
+ * (bench/plan-options.c: plan_parse_args for argv, plan_from_words for the
  * picker's fields); plan_make does everything after that, the same way for
  * all, so the same test on the same drives is the same plan. */
 #ifndef DS_PLAN_BUILD_H

@@ -12,7 +12,6 @@
 #include "run/measure.h"
 #include "run/runner.h"
 #include "run/runner-int.h"
-#include "sim/sim.h"
 #include "util/util.h"
 
 static double

@@ -10,7 +10,6 @@
 #include <time.h>
 #include "run/pattern.h"
 #include "run/worker.h"
-#include "sim/sim.h"
 #include "util/util.h"
 
 int

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct plan p;
 		struct run_outputs o;
 		char err[512];
-		plan_parse_args(&p, n - 1, argv + 1, &o, err, sizeof err);
+		plan_parse_args(&p, n - 1, argv + 1, cli_output_find, &o, err, sizeof err);
 		plan_free(&p);
 	}
 	free(text);

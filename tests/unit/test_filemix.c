@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench/bench.h"
-#include "cli/options.h"
+#include "bench/plan-options.h"
 #include "run/runner.h"
 
 static char dir[] = "/tmp/ds-test-filemix-XXXXXX";

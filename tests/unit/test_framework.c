@@ -15,7 +15,7 @@
 #include <string.h>
 #include "bench/bench.h"
 #include "report/run.h"
-#include "cli/options.h"
+#include "bench/plan-options.h"
 #include "run/runner.h"
 #include "run/series.h"
 #include "sim/sim.h"

@@ -59,7 +59,7 @@ make_argv(struct plan *p, int argc, const char **argv)
 	char err[512] = "";
 	struct run_outputs out;
 	struct plan_env env = { .inv = &inv, .history_rates = fake_history, .sim_speed_set = true };
-	if (plan_parse_args(p, argc, (char **)argv, &out, err, sizeof err) || plan_make(p, &env, err, sizeof err))
+	if (plan_parse_args(p, argc, (char **)argv, cli_output_find, &out, err, sizeof err) || plan_make(p, &env, err, sizeof err))
 		fail_msg("plan: %s", err);
 }
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
-#include "cli/options.h"
+#include "bench/plan-options.h"
 #include "run/runner.h"
 
 /* A plan for quick on one sim drive with `loops` loops (no I/O is done). */

@@ -62,7 +62,7 @@ run_args(const char **args, int n, struct run_result *res)
 	struct plan p;
 	struct run_outputs out;
 	char err[512] = "";
-	int rc = plan_parse_args(&p, n, (char **)args, &out, err, sizeof(err));
+	int rc = plan_parse_args(&p, n, (char **)args, cli_output_find, &out, err, sizeof(err));
 	if (rc)
 		fail_msg("parse: %s", err);
 	rc = plan_resolve_targets(&p, NULL, err, sizeof(err));
@@ -255,19 +255,19 @@ test_bad_options(void **state)
 	struct run_outputs out;
 	char err[512];
 	const char *a1[] = { "seqread", dir, "--bs", "3000" };
-	assert_int_equal(plan_parse_args(&p, 4, (char **)a1, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_parse_args(&p, 4, (char **)a1, cli_output_find, &out, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--bs"));
 	plan_free(&p);
 	const char *a2[] = { "nosuch", dir };
-	assert_int_equal(plan_parse_args(&p, 2, (char **)a2, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_parse_args(&p, 2, (char **)a2, cli_output_find, &out, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nosuch"));
 	plan_free(&p);
 	const char *a3[] = { "seqread", dir, "--region", "50%:10%" };
-	assert_int_equal(plan_parse_args(&p, 4, (char **)a3, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_parse_args(&p, 4, (char **)a3, cli_output_find, &out, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--region"));
 	plan_free(&p);
 	const char *a4[] = { "seqread", dir, "--qd", "0" };
-	assert_int_equal(plan_parse_args(&p, 4, (char **)a4, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_parse_args(&p, 4, (char **)a4, cli_output_find, &out, err, sizeof(err)), -EINVAL);
 	plan_free(&p);
 	uint64_t v;
 	assert_int_equal(parse_size("4k", &v), 0);

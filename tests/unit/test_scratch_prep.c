@@ -81,7 +81,7 @@ create(const char *size)
 	struct plan p;
 	struct run_outputs out;
 	char err[512] = "";
-	assert_int_equal(plan_parse_args(&p, 8, (char **)args, &out, err, sizeof(err)), 0);
+	assert_int_equal(plan_parse_args(&p, 8, (char **)args, cli_output_find, &out, err, sizeof(err)), 0);
 	assert_int_equal(plan_resolve_targets(&p, NULL, err, sizeof(err)), 0);
 	assert_int_equal(plan_build(&p, err, sizeof(err)), 0);
 	struct runner *r;

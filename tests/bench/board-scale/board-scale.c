@@ -70,7 +70,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: board-scale [--sim-speed N] [--sim-model F] TEST TARGET... [options]\n");
 		return 2;
 	}
-	int rc = plan_parse_args(&p, argc - 1, argv + 1, &out, err, sizeof(err));
+	int rc = plan_parse_args(&p, argc - 1, argv + 1, cli_output_find, &out, err, sizeof(err));
 
 	/* the plan as the dashboard makes it: real time x N, 0 virtual */
 	if (!rc)
