@@ -8,13 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include "util/known.h"
 #include "util/util.h"
-
-/* A fact with its "known" bit (unknown is never 0). */
-struct known_u64 {
-	bool known;
-	uint64_t v;
-};
 
 struct lat_summary {		/* microseconds */
 	bool known;		/* false when no I/O completed */
