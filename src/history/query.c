@@ -159,12 +159,13 @@ summarize(struct hdb *db, int64_t id, struct history_drive_summary *o)
 		snprintf(b->test, sizeof b->test, "%s", hst_str(&st, 2));
 		b->mbps = hst_dbl(&st, 4);
 		b->level = hst_null(&st, 8) ? -1 : (int)hst_i64(&st, 8);
+		b->flags = (unsigned)hst_i64(&st, 10);
 		if (o->n_runs < HISTORY_SUMMARY_RUNS)
 			o->n_runs++;
 		if (!o->target[0])
 			snprintf(o->target, sizeof o->target, "%s", hst_str(&st, 3));
 		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
-		if (ok && !isnan(b->mbps) && (!strcmp(b->test, "seqread") || !strcmp(b->test, "surface")))
+		if (ok && !isnan(b->mbps) && (b->flags & TEST_REF_READ))
 			o->mbps = b->mbps;
 	}
 	hst_end(&st);
@@ -235,10 +236,11 @@ history_model_rates(const char *model, const char *test, const struct strlist *s
 		 " FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive"
 		 " JOIN step_result s ON s.run = r.id AND s.target = rt.target"
 		 " WHERE d.model = ?1 AND r.interrupted = 0 AND r.failed = 0"
-		 " AND (r.test = ?2 OR (?2 IS NULL AND r.test IN ('seqread', 'surface')))"
+		 " AND (r.test = ?2 OR (?2 IS NULL AND (r.flags & ?3) <> 0))"
 		 " GROUP BY r.id, rt.drive, rt.target) x WHERE x.mbps IS NOT NULL GROUP BY x.drive ORDER BY x.drive");
 	hst_text(&st, 1, model);
 	hst_text(&st, 2, test);
+	hst_int(&st, 3, TEST_REF_READ);
 	while ((rc = hst_step(&st)) > 0 && *n < max) {
 		const char *serial = hst_str(&st, 2);
 		if (skip_serials && serial && *serial && strlist_has(skip_serials, serial))
