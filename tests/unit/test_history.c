@@ -1,7 +1,7 @@
 /* test_history.c - the history store, on a temporary SQLite file, or with
  * DISKSCOPE_TEST_PG set (tests/sys/history-pg.sh: a conninfo such as
  * "host=/tmp/x port=5432 user=postgres") on the throwaway PostgreSQL
- * server's databases ds_v0, ds_v1, ds_rec, ds_spool and ds_q: the same
+ * server's databases ds_v0, ds_v1, ds_v2, ds_rec, ds_spool and ds_q: the same
  * tests.  A new database (schema version 0) and a version-1 one are
  * migrated to the latest schema (a version-2 one gets each old run's test
  * flags from the registry), a saved result is recorded into the tables
