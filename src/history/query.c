@@ -12,13 +12,14 @@
 #include "history/history.h"
 #include "history/internal.h"
 
-/* Latest good seqread/surface rate of each drive of a model. */
+/* Latest good reference read rate (?2: TEST_REF_READ) of each drive of a
+ * model (?1). */
 #define PEERS_SQL \
 	"SELECT rt.drive, (SELECT avg(s.mbps) FROM step_result s WHERE s.run = r.id AND s.target = rt.target)" \
 	" FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive" \
-	" WHERE d.model = ? AND r.test IN ('seqread', 'surface') AND r.interrupted = 0 AND r.failed = 0" \
+	" WHERE d.model = ?1 AND (r.flags & ?2) <> 0 AND r.interrupted = 0 AND r.failed = 0" \
 	" AND r.id = (SELECT max(r2.id) FROM run r2 JOIN run_target t2 ON t2.run = r2.id" \
-	"  WHERE t2.drive = rt.drive AND r2.test IN ('seqread', 'surface') AND r2.interrupted = 0 AND r2.failed = 0)"
+	"  WHERE t2.drive = rt.drive AND (r2.flags & ?2) <> 0 AND r2.interrupted = 0 AND r2.failed = 0)"
 
 int
 history_peers(struct hdb *db, const char *model, int64_t self, double rate, double *pct)
@@ -29,6 +30,7 @@ history_peers(struct hdb *db, const char *model, int64_t self, double rate, doub
 
 	hst_init(&st, db, PEERS_SQL);
 	hst_text(&st, 1, model);
+	hst_int(&st, 2, TEST_REF_READ);
 	while ((rc = hst_step(&st)) > 0) {
 		double v = hst_dbl(&st, 1);
 		if (hst_i64(&st, 0) == self || isnan(v))
