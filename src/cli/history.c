@@ -97,24 +97,6 @@ ordinal(int n)
 }
 
 /* One drive: its runs, its place among its model, its trend. */
-/* The drive's row of its verdict table in a target's facts ({table: {column:
- * value}}): the first with a verdict column; NULL none. */
-static struct json_object *
-verdict_row(struct json_object *facts)
-{
-	struct json_object *tabs, *o;
-
-	if (!json_object_object_get_ex(facts, "tables", &tabs) || !json_object_is_type(tabs, json_type_object))
-		return NULL;
-	json_object_object_foreach(tabs, name, row) {
-		(void)name;
-		if (json_object_is_type(row, json_type_object) &&
-		    json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o))
-			return row;
-	}
-	return NULL;
-}
-
 static int
 report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_object *arr, FILE *csv)
 {
@@ -158,9 +140,8 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		int64_t smv[2];
 		bool smk[2] = { false, false };
 		unsigned flags = (unsigned)hst_i64(&st, 10);
-		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *row = NULL, *o;
-		if ((flags & TEST_JUDGES) && facts)
-			row = verdict_row(facts);
+		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *o;
+		struct json_object *row = history_verdict_row(facts, flags);
 		if (row) {
 			if (json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o) &&
 			    json_object_is_type(o, json_type_string))

@@ -99,6 +99,12 @@ int history_drive_summary(const char *key, struct history_drive_summary *out, ch
 int history_model_rates(const char *model, const char *test, const struct strlist *skip_serials,
 			double *rates, size_t max, size_t *n, char *err, size_t en);
 
+/* The drive's own verdict in a run: its row ({column: value}) of the
+ * verdict table in its recorded facts (run_target.facts), when the run's
+ * test judges drives (flags has TEST_JUDGES); else, or no such row, NULL.
+ * The row belongs to facts (NULL allowed). */
+struct json_object *history_verdict_row(struct json_object *facts, unsigned flags);
+
 /* --no-history was given: nothing recorded, nothing read. */
 bool history_off(void);
 #endif

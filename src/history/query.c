@@ -255,3 +255,22 @@ history_model_rates(const char *model, const char *test, const struct strlist *s
 		snprintf(err, en, "rates of %s: the history could not be read", model);
 	return rc < 0 ? rc : 0;
 }
+
+struct json_object *
+history_verdict_row(struct json_object *facts, unsigned flags)
+{
+	struct json_object *tabs, *o;
+
+	if (!(flags & TEST_JUDGES) || !facts || !json_object_object_get_ex(facts, "tables", &tabs) ||
+	    !json_object_is_type(tabs, json_type_object))
+		return NULL;
+	/* facts keep a table's row by the table's name: the one with a
+	 * verdict column is the drive's verdict table */
+	json_object_object_foreach(tabs, name, row) {
+		(void)name;
+		if (json_object_is_type(row, json_type_object) &&
+		    json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o))
+			return row;
+	}
+	return NULL;
+}
