@@ -1,10 +1,10 @@
 /* panel-board.c - the bench board: one row per drive of a run that feeds it
- * (PANEL_BOARD: triage), the screen a technician leaves open all day.  A
+ * (PANEL_BOARD), the screen a technician leaves open all day.  A
  * row: the slot (controller address and port, from the inventory), model,
  * serial, progress, MB/s now, temperature, a strip of block time by
  * position (the snapshot's strip, filled by the core's sampler) and the
  * verdict: live from the worker's state, after the run from the result's
- * table (its "target", "verdict" and "reasons" columns).  Failing and slow
+ * per-drive verdicts (TR_VERDICTS: target, verdict, reasons).  Failing and slow
  * rows take the fail / warn colours.  o orders by verdict or by slot, Enter
  * opens a drive's detail (its rate by position, its row and evidence), Esc
  * closes it. */
