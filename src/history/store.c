@@ -75,10 +75,6 @@ fill_flags(struct hdb *db, char *err, size_t n)
 	struct hst st;
 	int rc;
 
-	if (!registry_flags) {
-		snprintf(err, n, "schema 3 needs the test registry (history_use_registry)");
-		return -EINVAL;
-	}
 	hst_init(&st, db, "SELECT DISTINCT test FROM run WHERE flags IS NULL");
 	while ((rc = hst_step(&st)) > 0)
 		if (strlist_add(&tests, hst_str(&st, 0))) {
@@ -86,6 +82,11 @@ fill_flags(struct hdb *db, char *err, size_t n)
 			break;
 		}
 	hst_end(&st);
+	if (rc >= 0 && tests.n && !registry_flags) {	/* a new database needs none */
+		strlist_free(&tests);
+		snprintf(err, n, "schema 3 needs the test registry (history_use_registry) for the runs before it");
+		return -EINVAL;
+	}
 	for (size_t i = 0; rc >= 0 && i < tests.n; i++) {
 		hst_init(&st, db, "UPDATE run SET flags = ? WHERE test = ? AND flags IS NULL");
 		hst_int(&st, 1, registry_flags(tests.v[i]));
@@ -94,7 +95,7 @@ fill_flags(struct hdb *db, char *err, size_t n)
 	}
 	strlist_free(&tests);
 	if (rc < 0)
-		snprintf(err, n, "filling the runs' flags: %s", db->ops->errmsg(db));
+		snprintf(err, n, "filling the runs' flags: %s", rc == -ENOMEM ? "out of memory" : db->ops->errmsg(db));
 	return rc < 0 ? rc : 0;
 }
 
