@@ -8,9 +8,8 @@
 #include <time.h>
 #include <json-c/json.h>
 #include "cli/cli.h"
-#include "history/db.h"
 #include "history/history.h"
-#include "history/internal.h"
+#include "history/view.h"
 #include "report/doc.h"
 
 struct hq {
@@ -96,20 +95,130 @@ ordinal(int n)
 	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
 }
 
+/* The drive's SMART 5 and 197 as triage recorded them after each run. */
+struct smart_trend {
+	struct { bool known; int64_t first, last; } v[2];
+	int runs;
+	time_t t0, t1;
+};
+
+static void
+smart_trend_add(struct smart_trend *s, const struct history_run_row *r)
+{
+	const struct known_i64 *k[2] = { &r->reallocated, &r->pending };
+	if (!k[0]->known && !k[1]->known)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (k[i]->known) {
+			if (!s->v[i].known)
+				s->v[i].first = k[i]->v;
+			s->v[i].known = true;
+			s->v[i].last = k[i]->v;
+		}
+	if (!s->runs++)
+		s->t0 = r->started;
+	s->t1 = r->started;
+}
+
+static struct json_object *
+smart_trend_out(const struct smart_trend *s, bool quiet)
+{
+	if (s->runs < 1 || (!s->v[0].known && !s->v[1].known))
+		return NULL;
+	double days = (double)(s->t1 - s->t0) / 86400.0;
+	struct json_object *js = json_object_new_object();
+	const char *k[2] = { "reallocated", "pending" };
+	char txt[2][64];
+	for (int i = 0; i < 2; i++) {
+		struct json_object *a = NULL;
+		snprintf(txt[i], sizeof txt[i], "%s unknown", k[i]);
+		if (s->v[i].known) {
+			a = json_object_new_object();
+			json_object_object_add(a, "first", json_object_new_int64(s->v[i].first));
+			json_object_object_add(a, "last", json_object_new_int64(s->v[i].last));
+			snprintf(txt[i], sizeof txt[i], "%s %lld -> %lld%s", k[i], (long long)s->v[i].first,
+				 (long long)s->v[i].last, s->v[i].last > s->v[i].first ? " (GREW)" : "");
+		}
+		json_object_object_add(js, k[i], a);
+	}
+	json_object_object_add(js, "runs", json_object_new_int(s->runs));
+	json_object_object_add(js, "days", json_object_new_double(days));
+	if (!quiet)
+		printf("  SMART (after each triage): %s, %s over %d run%s in %.1f days\n", txt[0], txt[1],
+		       s->runs, s->runs == 1 ? "" : "s", days);
+	return js;
+}
+
+/* One run: a line, a CSV row, a JSON object. */
+static struct json_object *
+run_out(const struct history_run_row *r, const struct history_drive_row *d, const char *name,
+	const struct hq *q, FILE *csv)
+{
+	char when[32];
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&r->started));
+	if (!q->json) {
+		char rate[32];
+		known_fmt_dbl(&r->mbps, "%.1f MB/s", "-", rate, sizeof rate);
+		printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, r->run_id, r->test, rate,
+		       (long long)r->errors, r->verdict[0] ? "  " : "", r->verdict, r->reason[0] ? ": " : "",
+		       r->reason, r->interrupted ? "  (interrupted)" : r->failed ? "  (failed)" : "");
+	}
+	if (csv) {	/* an unknown rate is an empty field, never 0 */
+		char rate[32], when_s[24], errs[24];
+		known_fmt_dbl(&r->mbps, "%.3f", "", rate, sizeof rate);
+		snprintf(when_s, sizeof when_s, "%lld", (long long)r->started);
+		snprintf(errs, sizeof errs, "%lld", (long long)r->errors);
+		const char *f[] = { name, d->model, d->serial, d->wwn, r->run_id, when_s, r->test,
+				    r->target, rate, errs };
+		for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+			csv_field(csv, f[k], k + 1 == sizeof f / sizeof f[0]);
+	}
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "run_id", json_object_new_string(r->run_id));
+	json_object_object_add(o, "started", json_object_new_int64((int64_t)r->started));
+	json_object_object_add(o, "test", json_object_new_string(r->test));
+	json_object_object_add(o, "target", json_object_new_string(r->target));
+	json_object_object_add(o, "mbps", r->mbps.known ? json_object_new_double(r->mbps.v) : NULL);
+	json_object_object_add(o, "errors", json_object_new_int64(r->errors));
+	json_object_object_add(o, "interrupted", json_object_new_boolean(r->interrupted));
+	json_object_object_add(o, "failed", json_object_new_boolean(r->failed));
+	json_object_object_add(o, "verdict", r->verdict[0] ? json_object_new_string(r->verdict) : NULL);
+	json_object_object_add(o, "reasons", r->reason[0] ? json_object_new_string(r->reason) : NULL);
+	json_object_object_add(o, "reallocated", r->reallocated.known ? json_object_new_int64(r->reallocated.v) : NULL);
+	json_object_object_add(o, "pending", r->pending.known ? json_object_new_int64(r->pending.v) : NULL);
+	return o;
+}
+
+/* The drive against the others of its model: its latest reference read. */
+static struct json_object *
+peers_out(struct history_view *v, const struct history_drive_row *d, const char *name, double rate, bool quiet)
+{
+	struct known_dbl pct;
+	int others = history_view_peers(v, d->model, rate, &pct);
+	if (others < 0)
+		return NULL;
+	struct json_object *jp = json_object_new_object();
+	json_object_object_add(jp, "mbps", json_object_new_double(rate));
+	json_object_object_add(jp, "others", json_object_new_int(others));
+	json_object_object_add(jp, "percentile", pct.known ? json_object_new_double(round(pct.v)) : NULL);
+	if (!quiet && pct.known)
+		printf("  %s reads %.0f MB/s: %d%s percentile of %d %s tested here\n", name, rate,
+		       (int)round(pct.v), ordinal((int)round(pct.v)), others, d->model);
+	else if (!quiet)
+		printf("  %s reads %.0f MB/s: no other %s tested here\n", name, rate, d->model);
+	return jp;
+}
+
 /* One drive: its runs, its place among its model, its trend. */
 static int
-report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_object *arr, FILE *csv)
+report_drive(struct history_view *v, const struct history_drive_row *d, const struct hq *q,
+	     struct json_object *arr, FILE *csv)
 {
-	int64_t id = hst_i64(d, 0);
-	const char *model = hst_str(d, 1), *serial = hst_str(d, 2), *wwn = hst_str(d, 3);
 	struct json_object *jd = json_object_new_object(), *runs = json_object_new_array();
-	struct hst st;
-	double first = NAN, last = NAN, latest_read = NAN;
+	struct history_run_row r;
+	struct known_dbl first = { 0 }, last = { 0 };
 	time_t t_first = 0, t_last = 0;
-	/* SMART 5 and 197 as triage recorded them after each run (facts) */
-	struct { bool known; int64_t first, last; } sm[2] = { { 0 } };
-	int sm_runs = 0;
-	time_t sm_t0 = 0, sm_t1 = 0;
+	struct smart_trend sm = { 0 };
 	char name[160] = "";
 	int n = 0, reads = 0;
 
@@ -118,166 +227,54 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_put(runs);
 		return -ENOMEM;
 	}
-	hst_init(&st, db, HISTORY_RUN_RATE_SQL);
-	hst_int(&st, 1, id);
-	hst_int(&st, 2, (int64_t)q->since);
-	while (hst_step(&st) > 0) {
-		time_t t = (time_t)hst_i64(&st, 1);
-		const char *test = hst_str(&st, 2);
-		double mbps = hst_dbl(&st, 4);
-		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
-		char when[32];
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+	while (history_view_run(v, &r) > 0) {
 		if (!name[0])
-			snprintf(name, sizeof name, "%s", hst_str(&st, 3));
+			snprintf(name, sizeof name, "%s", r.target);
 		if (!n++ && !q->json)
-			printf("%s  model %s  serial %s  wwn %s\n", name, *model ? model : "unknown",
-			       *serial ? serial : "unknown", *wwn ? wwn : "unknown");
-		/* this drive's own verdict (its row of a test that judges
-		 * drives), else none: a run's worst verdict may be another
-		 * drive's */
-		char verdict[8] = "", reason[96] = "";
-		int64_t smv[2];
-		bool smk[2] = { false, false };
-		unsigned flags = (unsigned)hst_i64(&st, 10);
-		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *o;
-		struct json_object *row = history_verdict_row(facts, flags);
-		if (row) {
-			if (json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o) &&
-			    json_object_is_type(o, json_type_string))
-				snprintf(verdict, sizeof verdict, "%s", json_object_get_string(o));
-			if (json_object_object_get_ex(row, col_role_key(CR_REASONS), &o) &&
-			    json_object_is_type(o, json_type_string) && strcmp(json_object_get_string(o), "-"))
-				snprintf(reason, sizeof reason, "%s", json_object_get_string(o));
-			const char *k[2] = { col_role_key(CR_REALLOCATED), col_role_key(CR_PENDING) };
-			for (int i = 0; i < 2; i++)
-				if (json_object_object_get_ex(row, k[i], &o) && json_object_is_type(o, json_type_int)) {
-					smv[i] = json_object_get_int64(o);
-					smk[i] = true;
-				}
-		}
-		json_object_put(facts);
-		if (smk[0] || smk[1]) {
-			for (int i = 0; i < 2; i++)
-				if (smk[i]) {
-					if (!sm[i].known)
-						sm[i].first = smv[i];
-					sm[i].known = true;
-					sm[i].last = smv[i];
-				}
-			if (!sm_runs++)
-				sm_t0 = t;
-			sm_t1 = t;
-		}
-		if (!q->json) {
-			char rate[32] = "-";
-			if (!isnan(mbps))
-				snprintf(rate, sizeof rate, "%.1f MB/s", mbps);
-			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, hst_str(&st, 0), test, rate,
-			       (long long)hst_i64(&st, 5), verdict[0] ? "  " : "", verdict, reason[0] ? ": " : "", reason,
-			       hst_i64(&st, 6) ? "  (interrupted)" : hst_i64(&st, 7) ? "  (failed)" : "");
-		}
-		if (csv) {	/* an unknown rate is an empty field, never 0 */
-			char rate[32] = "";
-			if (!isnan(mbps))
-				snprintf(rate, sizeof rate, "%.3f", mbps);
-			char when_s[24], errs[24];
-			snprintf(when_s, sizeof when_s, "%lld", (long long)t);
-			snprintf(errs, sizeof errs, "%lld", (long long)hst_i64(&st, 5));
-			const char *f[] = { name, model, serial, wwn, hst_str(&st, 0), when_s, test,
-					    hst_str(&st, 3), rate, errs };
-			for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
-				csv_field(csv, f[k], k + 1 == sizeof f / sizeof f[0]);
-		}
-		struct json_object *r = json_object_new_object();
-		json_object_object_add(r, "run_id", json_object_new_string(hst_str(&st, 0)));
-		json_object_object_add(r, "started", json_object_new_int64((int64_t)t));
-		json_object_object_add(r, "test", json_object_new_string(test));
-		json_object_object_add(r, "target", json_object_new_string(hst_str(&st, 3)));
-		json_object_object_add(r, "mbps", isnan(mbps) ? NULL : json_object_new_double(mbps));
-		json_object_object_add(r, "errors", json_object_new_int64(hst_i64(&st, 5)));
-		json_object_object_add(r, "interrupted", json_object_new_boolean(hst_i64(&st, 6)));
-		json_object_object_add(r, "failed", json_object_new_boolean(hst_i64(&st, 7)));
-		json_object_object_add(r, "verdict", verdict[0] ? json_object_new_string(verdict) : NULL);
-		json_object_object_add(r, "reasons", reason[0] ? json_object_new_string(reason) : NULL);
-		json_object_object_add(r, "reallocated", smk[0] ? json_object_new_int64(smv[0]) : NULL);
-		json_object_object_add(r, "pending", smk[1] ? json_object_new_int64(smv[1]) : NULL);
-		json_object_array_add(runs, r);
-		if (ok && !isnan(mbps) && (flags & TEST_REF_READ)) {
-			if (isnan(first)) {
-				first = mbps;
-				t_first = t;
+			printf("%s  model %s  serial %s  wwn %s\n", name, *d->model ? d->model : "unknown",
+			       *d->serial ? d->serial : "unknown", *d->wwn ? d->wwn : "unknown");
+		smart_trend_add(&sm, &r);
+		json_object_array_add(runs, run_out(&r, d, name, q, csv));
+		if (!r.interrupted && !r.failed && r.mbps.known && (r.flags & TEST_REF_READ)) {
+			if (!first.known) {
+				first = r.mbps;
+				t_first = r.started;
 			}
-			last = latest_read = mbps;
+			last = r.mbps;
 			reads++;
-			t_last = t;
+			t_last = r.started;
 		}
 	}
-	hst_end(&st);
 	if (!n) {
 		json_object_put(jd);
 		json_object_put(runs);
 		return 0;
 	}
 	json_object_object_add(jd, "target", json_object_new_string(name));
-	json_object_object_add(jd, "model", doc_str(model));
-	json_object_object_add(jd, "serial", doc_str(serial));
-	json_object_object_add(jd, "wwn", doc_str(wwn));
-	json_object_object_add(jd, "firmware", doc_str(hst_str(d, 4)));
+	json_object_object_add(jd, "model", doc_str(d->model));
+	json_object_object_add(jd, "serial", doc_str(d->serial));
+	json_object_object_add(jd, "wwn", doc_str(d->wwn));
+	json_object_object_add(jd, "firmware", doc_str(d->firmware));
 	json_object_object_add(jd, "runs", runs);
 	struct json_object *jp = NULL, *jt = NULL;
-	double pct;
-	int others = *model && !isnan(latest_read) ? history_peers(db, model, id, latest_read, &pct) : -1;
-	if (others >= 0) {
-		jp = json_object_new_object();
-		json_object_object_add(jp, "mbps", json_object_new_double(latest_read));
-		json_object_object_add(jp, "others", json_object_new_int(others));
-		json_object_object_add(jp, "percentile", others ? json_object_new_double(round(pct)) : NULL);
-		if (!q->json && others)
-			printf("  %s reads %.0f MB/s: %d%s percentile of %d %s tested here\n", name, latest_read,
-			       (int)round(pct), ordinal((int)round(pct)), others, model);
-		else if (!q->json)
-			printf("  %s reads %.0f MB/s: no other %s tested here\n", name, latest_read, model);
-	}
+	if (*d->model && last.known)
+		jp = peers_out(v, d, name, last.v, q->json);
 	if (reads >= 2) {
 		double days = (double)(t_last - t_first) / 86400.0;
+		double chg = 100.0 * (last.v - first.v) / first.v;
 		jt = json_object_new_object();
-		json_object_object_add(jt, "first_mbps", json_object_new_double(first));
-		json_object_object_add(jt, "last_mbps", json_object_new_double(last));
-		json_object_object_add(jt, "change_pct", json_object_new_double(100.0 * (last - first) / first));
+		json_object_object_add(jt, "first_mbps", json_object_new_double(first.v));
+		json_object_object_add(jt, "last_mbps", json_object_new_double(last.v));
+		json_object_object_add(jt, "change_pct", json_object_new_double(chg));
 		json_object_object_add(jt, "days", json_object_new_double(days));
 		json_object_object_add(jt, "runs", json_object_new_int(reads));
 		if (!q->json)
-			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first, last,
-			       100.0 * (last - first) / first, reads, days);
-	}
-	struct json_object *js = NULL;
-	if (sm_runs >= 1 && (sm[0].known || sm[1].known)) {
-		double days = (double)(sm_t1 - sm_t0) / 86400.0;
-		js = json_object_new_object();
-		const char *k[2] = { "reallocated", "pending" };
-		char txt[2][64];
-		for (int i = 0; i < 2; i++) {
-			struct json_object *a = NULL;
-			snprintf(txt[i], sizeof txt[i], "%s unknown", k[i]);
-			if (sm[i].known) {
-				a = json_object_new_object();
-				json_object_object_add(a, "first", json_object_new_int64(sm[i].first));
-				json_object_object_add(a, "last", json_object_new_int64(sm[i].last));
-				snprintf(txt[i], sizeof txt[i], "%s %lld -> %lld%s", k[i], (long long)sm[i].first,
-					 (long long)sm[i].last, sm[i].last > sm[i].first ? " (GREW)" : "");
-			}
-			json_object_object_add(js, k[i], a);
-		}
-		json_object_object_add(js, "runs", json_object_new_int(sm_runs));
-		json_object_object_add(js, "days", json_object_new_double(days));
-		if (!q->json)
-			printf("  SMART (after each triage): %s, %s over %d run%s in %.1f days\n", txt[0], txt[1],
-			       sm_runs, sm_runs == 1 ? "" : "s", days);
+			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first.v, last.v,
+			       chg, reads, days);
 	}
 	json_object_object_add(jd, "peers", jp);
 	json_object_object_add(jd, "trend", jt);
-	json_object_object_add(jd, "smart_trend", js);
+	json_object_object_add(jd, "smart_trend", smart_trend_out(&sm, q->json));
 	json_object_array_add(arr, jd);
 	return 1;
 }
@@ -286,8 +283,8 @@ int
 history_cli(int argc, char **argv)
 {
 	struct hq q = { 0 };
-	struct hdb *db;
-	struct hst d;
+	struct history_view *v;
+	struct history_drive_row d;
 	char err[512] = "";
 	int rc = parse_args(argc, argv, &q), found = 0;
 
@@ -298,7 +295,7 @@ history_cli(int argc, char **argv)
 		fprintf(stderr, "diskscope: history: --csv %s\n", err[0] ? err : strerror(-rc));
 		return EXIT_USAGE;
 	}
-	if (history_open_default(&db, err, sizeof err)) {
+	if (history_view_open(&v, q.drive, q.model, q.since, err, sizeof err)) {
 		fprintf(stderr, "diskscope: history: %s\n", err);
 		if (q.csv)
 			doc_out_abort(&co);
@@ -306,16 +303,11 @@ history_cli(int argc, char **argv)
 	}
 	if (q.csv)
 		fprintf(co.f, "target,model,serial,wwn,run_id,started,test,run_target,mbps,errors\n");
-	hst_init(&d, db, q.drive ? HISTORY_DRIVE_SQL :
-		 "SELECT d.id, d.model, d.serial, d.wwn, d.firmware FROM drive d"
-		 " WHERE ?1 IS NULL OR d.model = ?1 ORDER BY d.model, d.id");
-	hst_text(&d, 1, q.drive ? q.drive : q.model);
 	struct json_object *doc = doc_new(), *arr = json_object_new_array();
-	while ((rc = hst_step(&d)) > 0)
-		if (report_drive(db, &d, &q, arr, q.csv ? co.f : NULL) > 0)
+	while ((rc = history_view_drive(v, &d)) > 0)
+		if (report_drive(v, &d, &q, arr, q.csv ? co.f : NULL) > 0)
 			found++;
-	hst_end(&d);
-	history_close(db);
+	history_view_close(v);
 	if (rc < 0) {
 		fprintf(stderr, "diskscope: history: reading the history failed\n");
 		json_object_put(arr);

@@ -1,4 +1,4 @@
-/* internal.h - what the history's own files (and `diskscope history`) share. */
+/* internal.h - what the history's own files share (never included outside src/history/). */
 #ifndef DS_HISTORY_INTERNAL_H
 #define DS_HISTORY_INTERNAL_H
 #include <stdbool.h>
