@@ -33,6 +33,18 @@ sat_span(const struct run_snapshot *s, size_t *ns)
 	return N;
 }
 
+/* A polyline's next point: a line from the last one (*lx < 0: none yet). */
+static void
+line_to(struct canvas *c, int *lx, int *ly, int x, int y, int layer)
+{
+	if (*lx >= 0)
+		canvas_line(c, *lx, *ly, x, y, layer);
+	else
+		canvas_set(c, x, y, layer);
+	*lx = x;
+	*ly = y;
+}
+
 void
 panel_saturation_draw(struct ui *u, const struct rect *r)
 {
@@ -78,24 +90,9 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		if (!isfinite(st->aggregate_mbps))
 			continue;	/* not measured (interrupted): no point */
 
-		if (st->ideal_mbps > 0) {
-			int y = PY(st->ideal_mbps);
-
-			if (ix >= 0)
-				canvas_line(&c, ix, iy, x, y, L_IDEAL);
-			else
-				canvas_set(&c, x, y, L_IDEAL);
-			ix = x;
-			iy = y;
-		}
-		int y = PY(st->aggregate_mbps);
-
-		if (px >= 0)
-			canvas_line(&c, px, py, x, y, L_MEAS);
-		else
-			canvas_set(&c, x, y, L_MEAS);
-		px = x;
-		py = y;
+		if (st->ideal_mbps > 0)
+			line_to(&c, &ix, &iy, x, PY(st->ideal_mbps), L_IDEAL);
+		line_to(&c, &px, &py, x, PY(st->aggregate_mbps), L_MEAS);
 	}
 	int ox = r->x + 1 + lw, oy = r->y + 1;
 

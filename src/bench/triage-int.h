@@ -148,6 +148,11 @@ triage_name(const struct bench_ctx *c, size_t t)
 	return c->targets[t].name[0] ? c->targets[t].name : c->plan->targets.v[t];
 }
 
+/* triage.c: a read step's parameters; a re-read's (queue depth 1, no
+ * stride or spread) */
+struct run_params triage_read_rp(const struct plan *p);
+struct run_params triage_reread_rp(const struct plan *p);
+
 /* triage-verdict.c: every drive's verdict, the triage table, the summary */
 int triage_finish(struct bench_ctx *c, struct run_result *r);
 

@@ -104,6 +104,32 @@ static const struct bench_param bp_from = {
 	.min = 0, .max = 9007199254740992.0, .def = 0,
 };
 
+/* A read step's parameters: the run's own, read-only, sequential, one
+ * pass (no time, ramp or size of its own). */
+struct run_params
+triage_read_rp(const struct plan *p)
+{
+	struct run_params rp = p->params;
+	rp.seconds = 0;
+	rp.ramp_s = 0;
+	rp.size = 0;
+	rp.rw_mix = 100;
+	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	return rp;
+}
+
+/* A re-read's (triage-confirm.c, triage-pin.c): one block at a time,
+ * neither strided nor spread. */
+struct run_params
+triage_reread_rp(const struct plan *p)
+{
+	struct run_params rp = triage_read_rp(p);
+	rp.qd = 1;
+	rp.stride = 0;
+	rp.spread = 0;
+	return rp;
+}
+
 static int
 triage_plan(struct plan *p, char *err, size_t errlen)
 {
@@ -118,15 +144,8 @@ triage_plan(struct plan *p, char *err, size_t errlen)
 	int rcw = triage_wv_plan(p, err, errlen);
 	if (rcw)
 		return rcw;
-	struct run_params rp = p->params;
-	rp.seconds = plan_param_num(p, "solo-time");
-	rp.size = 0;
-	rp.ramp_s = 0;
-	rp.rw_mix = 100;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 	/* one block of each drive: after it, the SMART snapshot before */
-	struct run_params one = rp;
-	one.seconds = 0;
+	struct run_params one = triage_read_rp(p);
 	one.size = one.bs;
 	int rc0 = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &one, "SMART before", NULL);
 	if (rc0)
@@ -143,12 +162,8 @@ add_solos(struct bench_ctx *c)
 	struct plan *p = c->plan;
 	struct tri_state *S = c->state;
 	double max_temp = plan_param_num(p, "max-temp");
-	struct run_params rp = p->params;
+	struct run_params rp = triage_read_rp(p);
 	rp.seconds = plan_param_num(p, "solo-time");
-	rp.size = 0;
-	rp.ramp_s = 0;
-	rp.rw_mix = 100;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 	S->n_solo = 0;
 	for (unsigned i = 0; i < c->n_targets; i++) {
 		const struct tri_snap *b = &S->before[i];
@@ -330,12 +345,7 @@ add_shared(struct bench_ctx *c)
 {
 	struct plan *p = c->plan;
 	struct tri_state *S = c->state;
-	struct run_params rp = p->params;
-	rp.seconds = 0;
-	rp.ramp_s = 0;
-	rp.size = 0;
-	rp.rw_mix = 100;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	struct run_params rp = triage_read_rp(p);
 	if (!strcmp(plan_param_str(p, "mode"), "quick")) {
 		/* --samples blocks over each drive's own capacity (or --region):
 		 * the framework derives each target's stride */
