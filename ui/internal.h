@@ -47,6 +47,13 @@ struct inv_tree_state {
 	int sel, top;			/* the selected drive/controller row, the first shown */
 };
 #define DET_HIST_LINES 8
+#define DET_MAX_LINES 512
+struct det_lines {			/* the panel's text, rebuilt each draw */
+	size_t n;
+	int wrap;			/* the panel's text width, set before each draw */
+	int el[DET_MAX_LINES];
+	char s[DET_MAX_LINES][160];
+};
 struct details_state {
 	int top;			/* scroll */
 	/* the selected drive's history lines, asked again when the drive or
@@ -55,6 +62,7 @@ struct details_state {
 	unsigned hist_runs;
 	size_t n_hist;
 	char hist[DET_HIST_LINES][128];
+	struct det_lines text;		/* big: not on the stack */
 };
 struct picker_state {
 	int focus, test, param, target, top;
@@ -64,6 +72,7 @@ struct picker_state {
 	bool *drive;			/* per inventory drive */
 	int ctrl;			/* whole controller chosen, -1 none */
 	int confirm_step;		/* confirmation: device names typed so far */
+	bool defaults_loaded;		/* the form's presets, at the first opening */
 };
 struct results_state {
 	int top;			/* scroll */
