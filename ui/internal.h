@@ -111,7 +111,6 @@ struct surface_state {
 struct lbin {
 	double lo, hi, n;
 };
-
 /* What the latency panel plots: the live histogram (power-of-two buckets),
  * or in the result view the result's own fine histogram of its last step,
  * with the table's exact percentiles when one target ran (the panel and the
