@@ -47,6 +47,13 @@ struct inv_tree_state {
 	int sel, top;			/* the selected drive/controller row, the first shown */
 };
 #define DET_HIST_LINES 8
+#define DET_MAX_LINES 512
+struct det_lines {			/* the panel's text, rebuilt each draw */
+	size_t n;
+	int wrap;			/* the panel's text width, set before each draw */
+	int el[DET_MAX_LINES];
+	char s[DET_MAX_LINES][160];
+};
 struct details_state {
 	int top;			/* scroll */
 	/* the selected drive's history lines, asked again when the drive or
@@ -55,6 +62,7 @@ struct details_state {
 	unsigned hist_runs;
 	size_t n_hist;
 	char hist[DET_HIST_LINES][128];
+	struct det_lines text;		/* big: not on the stack */
 };
 struct picker_state {
 	int focus, test, param, target, top;
@@ -64,6 +72,7 @@ struct picker_state {
 	bool *drive;			/* per inventory drive */
 	int ctrl;			/* whole controller chosen, -1 none */
 	int confirm_step;		/* confirmation: device names typed so far */
+	bool defaults_loaded;		/* the form's presets, at the first opening */
 };
 struct results_state {
 	int top;			/* scroll */
@@ -75,6 +84,53 @@ struct board_state {
 	bool by_verdict;		/* order: FAIL, WARN, running, PASS; else by slot */
 	int detail;			/* the drive whose detail is open: target index + 1, 0 none */
 	bool focused;			/* took the focus in this view already */
+};
+#define SURF_CELLS 200
+/* panel-surface.c: what the panel has gathered: by cell, the rate's sum
+ * and count, the slowest latency (ms) and the failed I/Os. */
+struct pos_acc {
+	char test[24];
+	double last_elapsed;
+	double sum[SURF_CELLS];
+	unsigned cnt[SURF_CELLS];
+	float worst_ms[SURF_CELLS];
+	unsigned err[SURF_CELLS];
+	uint64_t last_err;
+	uint64_t size;		/* bytes, 0 unknown */
+	double gb0, gb1;	/* the result view: the region in GB */
+	double pos;		/* 0..1, NAN none */
+	size_t ncell;		/* cells in use (SURF_CELLS live, the map's rows in a result) */
+	size_t last_k;		/* live: the cell of the last observation */
+	bool have_k;
+};
+struct surface_state {
+	struct pos_acc acc;		/* kept across frames: live, it grows as the scan goes */
+	struct autoscale scale;
+};
+/* panel-latency.c: a latency bin in µs: (lo, hi], n completions. */
+struct lbin {
+	double lo, hi, n;
+};
+/* What the latency panel plots: the live histogram (power-of-two buckets),
+ * or in the result view the result's own fine histogram of its last step,
+ * with the table's exact percentiles when one target ran (the panel and the
+ * table then say the same p99). */
+struct lat_view {
+	struct lbin b[16384];
+	size_t n;
+	double total;
+	double p[3];		/* p50, p99, p99.9 (µs), NAN unknown */
+	double max;		/* µs, NAN unknown */
+	bool last_step;		/* of several: the figures are the last step's */
+};
+struct latency_state {
+	struct lat_view v;		/* rebuilt each frame; big, so not on the stack */
+};
+#define TP_CURVE_MAX 1024		/* a result's curve: at most this many pixels */
+struct throughput_state {		/* panel-throughput.c: each frame's sums, not on the stack */
+	double sum[TP_CURVE_MAX], cnt[TP_CURVE_MAX], tsum[TP_CURVE_MAX], tcnt[TP_CURVE_MAX];
+	float curve[TP_CURVE_MAX];
+	float rd[SNAP_SAMPLES], wr[SNAP_SAMPLES];
 };
 struct autoscale_state {		/* a plot panel's y axis */
 	struct autoscale scale;
@@ -119,6 +175,9 @@ struct ui {
 	unsigned runs_finished;		/* runs that ended in this session (the history grew) */
 	struct results_state results;	/* panel-results.c */
 	struct board_state board;	/* panel-board.c */
+	struct surface_state surf;	/* panel-surface.c */
+	struct latency_state lat;	/* panel-latency.c */
+	struct throughput_state tput;	/* panel-throughput.c */
 	struct autoscale_state tp, scaling, sat;	/* throughput, scaling, saturation */
 };
 

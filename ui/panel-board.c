@@ -150,10 +150,8 @@ slot_text(const struct ui *u, const struct brow *r, char *b, size_t n)
 }
 
 /* Slot order: controller, then port, then name, numbers by value. */
-static struct ui *sort_ui;
-
 static int
-cmp_slot(const struct brow *a, const struct brow *b)
+cmp_slot(const struct ui *u, const struct brow *a, const struct brow *b)
 {
 	int ca = a->d ? a->d->controller : -1, cb = b->d ? b->d->controller : -1;
 
@@ -161,17 +159,18 @@ cmp_slot(const struct brow *a, const struct brow *b)
 		return ca < 0 ? 1 : cb < 0 ? -1 : ca - cb;
 	int c = strverscmp(a->d ? a->d->port : "", b->d ? b->d->port : "");
 
-	return c ? c : strverscmp(sort_ui->snap.t[a->t].name, sort_ui->snap.t[b->t].name);
+	return c ? c : strverscmp(u->snap.t[a->t].name, u->snap.t[b->t].name);
 }
 
 static int
-cmp_rows(const void *pa, const void *pb)
+cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct brow *a = pa, *b = pb;
+	const struct ui *u = arg;
 
-	if (sort_ui->board.by_verdict && a->rank != b->rank)
+	if (u->board.by_verdict && a->rank != b->rank)
 		return a->rank - b->rank;
-	return cmp_slot(a, b);
+	return cmp_slot(u, a, b);
 }
 
 /* The rows in display order (n = the snapshot's targets). */
@@ -207,8 +206,7 @@ build_rows(struct ui *u, size_t *out_n)
 			r->tab_row = (int)i;	/* plan order */
 		row_verdict(u, &s->t[i], &b, r);
 	}
-	sort_ui = u;
-	qsort(rows, s->n_targets, sizeof(*rows), cmp_rows);
+	qsort_r(rows, s->n_targets, sizeof(*rows), cmp_rows, u);	/* the order's state is u's */
 	*out_n = s->n_targets;
 	return rows;
 }

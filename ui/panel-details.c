@@ -9,15 +9,7 @@
 #include <string.h>
 #include "internal.h"
 
-#define MAX_LINES 512
-
-struct lines {
-	size_t n;
-	int el[MAX_LINES];
-	char s[MAX_LINES][160];
-};
-
-static int wrap_cols = 1 << 20;	/* the panel's text width, set before each draw */
+#define MAX_LINES DET_MAX_LINES
 
 /* Byte offset of display column `col` in UTF-8 s (or its end). */
 static size_t
@@ -36,7 +28,7 @@ col_offset(const char *s, int col)
 }
 
 static void
-add_line(struct lines *l, enum theme_el el, const char *s, size_t n)
+add_line(struct det_lines *l, enum theme_el el, const char *s, size_t n)
 {
 	if (l->n >= MAX_LINES)
 		return;
@@ -47,7 +39,7 @@ add_line(struct lines *l, enum theme_el el, const char *s, size_t n)
 /* One fact; too long for the panel, it wraps at words, continued lines
  * indented under it (a note cut mid-word reads wrong). */
 static void
-vadd(struct lines *l, enum theme_el el, bool wrap, const char *fmt, va_list ap)
+vadd(struct det_lines *l, enum theme_el el, bool wrap, const char *fmt, va_list ap)
 {
 	char buf[512], rest[512];
 	const char *s = buf;
@@ -55,10 +47,10 @@ vadd(struct lines *l, enum theme_el el, bool wrap, const char *fmt, va_list ap)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	int indent = (int)strspn(buf, " ") + 2;
 
-	if (indent > wrap_cols / 2)
+	if (indent > l->wrap / 2)
 		indent = 2;
-	while (wrap && text_width(s) > wrap_cols && wrap_cols > indent + 8) {
-		size_t cut = col_offset(s, wrap_cols), brk = cut;
+	while (wrap && text_width(s) > l->wrap && l->wrap > indent + 8) {
+		size_t cut = col_offset(s, l->wrap), brk = cut;
 
 		while (brk > 0 && s[brk] != ' ')
 			brk--;
@@ -81,7 +73,7 @@ vadd(struct lines *l, enum theme_el el, bool wrap, const char *fmt, va_list ap)
 }
 
 static void __attribute__((format(printf, 3, 4)))
-add(struct lines *l, enum theme_el el, const char *fmt, ...)
+add(struct det_lines *l, enum theme_el el, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -92,7 +84,7 @@ add(struct lines *l, enum theme_el el, const char *fmt, ...)
 
 /* A table row: columns line up, so it is cut, never wrapped. */
 static void __attribute__((format(printf, 3, 4)))
-add_row(struct lines *l, enum theme_el el, const char *fmt, ...)
+add_row(struct det_lines *l, enum theme_el el, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -118,7 +110,7 @@ str_or(const char *s, const char *alt)
 }
 
 static void
-ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
+ctrl_lines(struct ui *u, const struct controller *c, struct det_lines *l)
 {
 	char b[128];
 	const struct pci_link *k = &c->link;
@@ -160,7 +152,7 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 
 		if (d && d->capacity_bytes.known)
 			fmt_bytes(cap, sizeof(cap), (double)d->capacity_bytes.v);
-		int mw = wrap_cols - 21;	/* the capacity stays in view */
+		int mw = l->wrap - 21;	/* the capacity stays in view */
 
 		mw = mw < 8 ? 8 : mw > 28 ? 28 : mw;
 		add_row(l, EL_TEXT, "  %-8s %-*.*s %s", c->drives.v[i], mw, mw, d ? d->model : "", cap);
@@ -171,7 +163,7 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
  * drives of its model), asked of the backend only when the drive or the
  * number of finished runs changed: a database query per frame is too many. */
 static void
-history_lines(struct ui *u, const struct drive *d, struct lines *l)
+history_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 {
 	struct details_state *s = &u->det;
 	if (!u->be || !u->be->drive_history)
@@ -190,7 +182,7 @@ history_lines(struct ui *u, const struct drive *d, struct lines *l)
 }
 
 static void
-drive_lines(struct ui *u, const struct drive *d, struct lines *l)
+drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 {
 	char a[64], b[64], c[64];
 	const struct ata_identify *id = &d->ata.id;
@@ -292,34 +284,34 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 void
 panel_details_draw(struct ui *u, const struct rect *r)
 {
-	static struct lines l;	/* big: keep it off the stack */
+	struct det_lines *l = &u->det.text;
 	bool focus = u->focus == AR_DETAILS;
 
 	draw_box(u, r, "Details", focus);
-	l.n = 0;
-	wrap_cols = r->w - 3;
+	l->n = 0;
+	l->wrap = r->w - 3;	/* the panel's text width */
 	if (u->tree.n_row && u->tree.sel < (int)u->tree.n_row) {
 		const struct inv_row *row = &u->tree.row[u->tree.sel];
 
 		if (row->drive >= 0)
-			drive_lines(u, &u->inv->drv[row->drive], &l);
+			drive_lines(u, &u->inv->drv[row->drive], l);
 		else if (row->ctrl >= 0)
-			ctrl_lines(u, &u->inv->ctrl[row->ctrl], &l);
+			ctrl_lines(u, &u->inv->ctrl[row->ctrl], l);
 		else
-			add(&l, EL_DIM, "drives whose controller could not be found");
+			add(l, EL_DIM, "drives whose controller could not be found");
 	}
 	if (u->inv)
 		for (size_t i = 0; i < u->inv->notes.n && u->tree.sel == 0; i++)
-			add(&l, EL_DIM, "note: %s", u->inv->notes.v[i]);
+			add(l, EL_DIM, "note: %s", u->inv->notes.v[i]);
 	int ih = r->h - 2;
 
-	if (u->det.top > (int)l.n - ih)
-		u->det.top = (int)l.n - ih;
+	if (u->det.top > (int)l->n - ih)
+		u->det.top = (int)l->n - ih;
 	if (u->det.top < 0)
 		u->det.top = 0;
-	for (int i = 0; i < ih && u->det.top + i < (int)l.n; i++)
-		draw_text(r->y + 1 + i, r->x + 2, r->w - 3, attr_of((enum theme_el)l.el[u->det.top + i]),
-			  l.s[u->det.top + i]);
+	for (int i = 0; i < ih && u->det.top + i < (int)l->n; i++)
+		draw_text(r->y + 1 + i, r->x + 2, r->w - 3, attr_of((enum theme_el)l->el[u->det.top + i]),
+			  l->s[u->det.top + i]);
 }
 
 int

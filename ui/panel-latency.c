@@ -9,24 +9,6 @@
 #include <string.h>
 #include "internal.h"
 
-/* A latency bin in µs: (lo, hi], n completions. */
-struct lbin {
-	double lo, hi, n;
-};
-
-/* What the panel plots: the live histogram (power-of-two buckets), or in the
- * result view the result's own fine histogram of its last step, with the
- * table's exact percentiles when one target ran (the panel and the table
- * then say the same p99). */
-struct lat_view {
-	struct lbin b[16384];
-	size_t n;
-	double total;
-	double p[3];		/* p50, p99, p99.9 (µs), NAN unknown */
-	double max;		/* µs, NAN unknown */
-	bool last_step;		/* of several: the figures are the last step's */
-};
-
 static int
 bin_cmp(const void *x, const void *y)
 {
@@ -124,41 +106,91 @@ fmt_count(char *b, size_t n, double c)
 		snprintf(b, n, "%.0f", c);
 }
 
+/* The bins spread over cw columns of the log axis (decades d0 .. d0 +
+ * span): a bin's completions split by how much of each column it covers. */
+static void
+lat_columns(const struct lat_view *v, int d0, double span, int cw, double *col)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		double L = (log10(v->b[i].lo) - d0) / span * cw, H = (log10(v->b[i].hi) - d0) / span * cw;
+
+		if (H - L < 1e-9) {	/* a point: its column */
+			int c = (int)H;
+
+			col[c < 0 ? 0 : c >= cw ? cw - 1 : c] += v->b[i].n;
+			continue;
+		}
+		for (int c = (int)floor(L); c <= (int)ceil(H) && c < cw; c++) {
+			double ov = fmin(H, c + 1) - fmax(L, c);
+
+			if (c >= 0 && ov > 0)
+				col[c] += v->b[i].n * ov / (H - L);
+		}
+	}
+}
+
+/* The percentiles' names under their marks (pc: their columns, -1 none),
+ * then the figures and the maximum. */
+static void
+draw_figures(const struct lat_view *v, const struct rect *r, const int pc[3], int ly, int x0, int cw)
+{
+	char a[32];
+	int next;
+	static const char *const pname[3] = { "p50", "p99", "p99.9" };
+	int mx = r->x + 2;
+
+	next = 0;
+	for (int i = 0; i < 3; i++) {
+		if (pc[i] < 0 || pc[i] < next)
+			continue;
+		draw_text(ly + 1, x0 + pc[i], cw - pc[i] + 1, attr_of(EL_HIST_MARK), pname[i]);
+		next = pc[i] + (int)strlen(pname[i]) + 1;
+	}
+	for (int i = 0; i < 3; i++) {
+		fmt_us(a, sizeof(a), v->p[i]);
+		mx += draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_HIST_MARK), "%s %s  ", pname[i], a);
+	}
+	if (isfinite(v->max)) {
+		fmt_us(a, sizeof(a), v->max);
+		draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_TEXT), "max %s", a);
+	}
+}
+
 void
 panel_latency_draw(struct ui *u, const struct rect *r)
 {
-	static struct lat_view v;	/* big: off the stack */
+	struct lat_view *v = &u->lat.v;
 	const struct run_snapshot *s = ui_view_snapshot(u);
 	const struct run_result *res = u->view == VIEW_RESULT ? ui_current_result(u, 0) : NULL;
 	char g[8], a[32], title[96];
 
-	memset(&v, 0, sizeof(v));
-	v.p[0] = v.p[1] = v.p[2] = v.max = NAN;
+	memset(v, 0, sizeof(*v));
+	v->p[0] = v->p[1] = v->p[2] = v->max = NAN;
 	if (res && res->n_steps)
-		view_from_result(res, &v);
-	if (v.total <= 0 && s) {	/* no saved histogram: the live one */
-		memset(&v, 0, sizeof(v));
-		v.p[0] = v.p[1] = v.p[2] = v.max = NAN;
-		view_from_snapshot(s, &v);
+		view_from_result(res, v);
+	if (v->total <= 0 && s) {	/* no saved histogram: the live one */
+		memset(v, 0, sizeof(*v));
+		v->p[0] = v->p[1] = v->p[2] = v->max = NAN;
+		view_from_snapshot(s, v);
 	}
-	fmt_count(a, sizeof(a), v.total);
-	snprintf(title, sizeof(title), v.total > 0 ? "Latency  %s I/Os%s" : "Latency", a,
-		 v.last_step ? " (last step)" : "");
+	fmt_count(a, sizeof(a), v->total);
+	snprintf(title, sizeof(title), v->total > 0 ? "Latency  %s I/Os%s" : "Latency", a,
+		 v->last_step ? " (last step)" : "");
 	draw_box(u, r, title, u->focus == AR_LATENCY);
-	if (v.total <= 0) {
+	if (v->total <= 0) {
 		if (s || res)
 			draw_text(r->y + 1, r->x + 2, r->w - 4, attr_of(EL_DIM), "no completed I/O yet");
 		return;
 	}
 	/* x: log10 of µs over whole decades; y: completions per column. */
-	double lo = v.b[0].lo, hi = v.b[0].hi;
+	double lo = v->b[0].lo, hi = v->b[0].hi;
 
-	for (size_t i = 0; i < v.n; i++) {
-		lo = fmin(lo, v.b[i].lo);
-		hi = fmax(hi, v.b[i].hi);
+	for (size_t i = 0; i < v->n; i++) {
+		lo = fmin(lo, v->b[i].lo);
+		hi = fmax(hi, v->b[i].hi);
 	}
-	if (isfinite(v.max))
-		hi = fmax(hi, v.max);
+	if (isfinite(v->max))
+		hi = fmax(hi, v->max);
 	int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
 
 	if (d1 <= d0)
@@ -173,29 +205,14 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 		cw = 512;
 	double span = d1 - d0;
 
-	for (size_t i = 0; i < v.n; i++) {
-		double L = (log10(v.b[i].lo) - d0) / span * cw, H = (log10(v.b[i].hi) - d0) / span * cw;
-
-		if (H - L < 1e-9) {	/* a point: its column */
-			int c = (int)H;
-
-			col[c < 0 ? 0 : c >= cw ? cw - 1 : c] += v.b[i].n;
-			continue;
-		}
-		for (int c = (int)floor(L); c <= (int)ceil(H) && c < cw; c++) {
-			double ov = fmin(H, c + 1) - fmax(L, c);
-
-			if (c >= 0 && ov > 0)
-				col[c] += v.b[i].n * ov / (H - L);
-		}
-	}
+	lat_columns(v, d0, span, cw, col);
 	for (int c = 0; c < cw; c++)
 		cmax = fmax(cmax, col[c]);
 	/* percentile columns, marked through the plot where no bar stands */
 	int pc[3];
 
 	for (int i = 0; i < 3; i++) {
-		pc[i] = isfinite(v.p[i]) && v.p[i] > 0 ? (int)((log10(v.p[i]) - d0) / span * cw) : -1;
+		pc[i] = isfinite(v->p[i]) && v->p[i] > 0 ? (int)((log10(v->p[i]) - d0) / span * cw) : -1;
 		if (pc[i] >= cw)
 			pc[i] = cw - 1;
 	}
@@ -233,25 +250,7 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 		draw_text(ly, x0 + lx, cw - lx + 1, attr_of(EL_AXIS), lab);
 		next = lx + text_width(lab) + 1;
 	}
-	/* names under the marks, then the figures */
-	static const char *const pname[3] = { "p50", "p99", "p99.9" };
-	int mx = r->x + 2;
-
-	next = 0;
-	for (int i = 0; i < 3; i++) {
-		if (pc[i] < 0 || pc[i] < next)
-			continue;
-		draw_text(ly + 1, x0 + pc[i], cw - pc[i] + 1, attr_of(EL_HIST_MARK), pname[i]);
-		next = pc[i] + (int)strlen(pname[i]) + 1;
-	}
-	for (int i = 0; i < 3; i++) {
-		fmt_us(a, sizeof(a), v.p[i]);
-		mx += draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_HIST_MARK), "%s %s  ", pname[i], a);
-	}
-	if (isfinite(v.max)) {
-		fmt_us(a, sizeof(a), v.max);
-		draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_TEXT), "max %s", a);
-	}
+	draw_figures(v, r, pc, ly, x0, cw);
 }
 
 void

@@ -143,11 +143,9 @@ load_defaults(struct ui *u)
 void
 picker_open(struct ui *u)
 {
-	static bool once;
-
-	if (!once) {
+	if (!u->pk.defaults_loaded) {
 		load_defaults(u);
-		once = true;
+		u->pk.defaults_loaded = true;
 	}
 	u->pk.focus = PK_TESTS;
 	u->pk.edit = false;

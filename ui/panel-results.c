@@ -3,23 +3,44 @@
  * backend.  Two saved runs show side by side. */
 #include <curses.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench/bench.h"
 #include "internal.h"
 
+/* The panel's lines, counted from the top of the content; results.top
+ * scrolls: a line above or below the box is counted, not drawn. */
+struct rout {
+	struct ui *u;
+	const struct rect *r;
+	int x, w, ih, line;
+};
+
+static void rout_line(struct rout *o, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+rout_line(struct rout *o, int el, const char *fmt, ...)
+{
+	int row = o->line++ - o->u->results.top;
+	char buf[512];
+	va_list ap;
+
+	if (row < 0 || row >= o->ih)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text(o->r->y + 1 + row, o->x, o->w, attr_of((enum theme_el)el), buf);
+}
+#define OUT(el, ...) rout_line(ro, el, __VA_ARGS__)
+
 /* The test's own tables, drawn from their column types whatever the test. */
 static void
-draw_tables(struct ui *u, const struct rect *r, const struct run_result *res, int *linep)
+draw_tables(struct rout *ro, const struct run_result *res)
 {
 	char a[32];
-	int x = r->x + 2, w = r->w - 4, ih = r->h - 2, line = *linep;
 
-#define OUT(el, ...) do { \
-		int _row = line++ - u->results.top; \
-		if (_row >= 0 && _row < ih) \
-			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
-	} while (0)
 	for (size_t i = 0; i < res->n_tables; i++) {
 		const struct result_table *t = &res->tables[i];
 		char row[256];
@@ -48,30 +69,13 @@ draw_tables(struct ui *u, const struct rect *r, const struct run_result *res, in
 			OUT(y < 0 ? EL_DIM : EL_TEXT, "%s", row);
 		}
 	}
-#undef OUT
-	*linep = line;
 }
 
-static void
-draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
-	    bool focus)
+/* Measured time is the steps' own; the run's wall time says nothing
+ * about a virtual-clock run. */
+static double
+result_measured(const struct run_result *res)
 {
-	char a[32], b[32], c[32], d[32];
-	int x = r->x + 2, w = r->w - 4, ih = r->h - 2, line = 0;
-
-	draw_box(u, r, title, focus);
-	if (!res) {
-		draw_text(r->y + 1, x, w, attr_of(EL_DIM), "no result");
-		return;
-	}
-	/* Lines are counted from the top of the content; results.top scrolls. */
-#define OUT(el, ...) do { \
-		int _row = line++ - u->results.top; \
-		if (_row >= 0 && _row < ih) \
-			draw_textf(r->y + 1 + _row, x, w, attr_of(el), __VA_ARGS__); \
-	} while (0)
-	/* Measured time is the steps' own; the run's wall time says nothing
-	 * about a virtual-clock run. */
 	double measured = 0;
 
 	for (size_t i = 0; i < res->n_steps; i++) {
@@ -84,7 +88,23 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 				m = res->steps[i].res[k].seconds;
 		measured += m > 0 ? m : res->steps[i].seconds;
 	}
-	fmt_secs(a, sizeof(a), res->virtual_time || !(res->seconds > 0) ? measured : res->seconds);
+	return res->virtual_time || !(res->seconds > 0) ? measured : res->seconds;
+}
+
+static void
+draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
+	    bool focus)
+{
+	char a[32], b[32], c[32], d[32];
+	struct rout out = { u, r, r->x + 2, r->w - 4, r->h - 2, 0 }, *ro = &out;
+	int w = out.w, ih = out.ih;
+
+	draw_box(u, r, title, focus);
+	if (!res) {
+		draw_text(r->y + 1, out.x, w, attr_of(EL_DIM), "no result");
+		return;
+	}
+	fmt_secs(a, sizeof(a), result_measured(res));
 	/* drives, not what the user typed: ctrl:1 is eight of them */
 	size_t nt = res->targets.n;
 
@@ -110,7 +130,7 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		OUT(el, "%s %s: %s", sym_mark(u), v->kind, v->text);
 	}
 	if (tables_first)
-		draw_tables(u, r, res, &line);
+		draw_tables(ro, res);
 	OUT(EL_TEXT, "%s", "");
 	OUT(EL_DIM, "%-5s %-6s %11s %11s %6s", "step", "drives", "aggregate", "ideal", "eff");
 	for (size_t i = 0; i < res->n_steps; i++) {
@@ -184,12 +204,11 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 		for (size_t k = 0; k < res->verdicts[i].evidence.n; k++)
 			OUT(EL_DIM, "%s: %s", res->verdicts[i].kind, res->verdicts[i].evidence.v[k]);
 	if (!tables_first)
-		draw_tables(u, r, res, &line);
-#undef OUT
-	if (line > ih)
-		draw_textf(r->y + r->h - 1, r->x + r->w - 14, 12, attr_of(EL_DIM), " %d lines ", line);
+		draw_tables(ro, res);
+	if (out.line > ih)
+		draw_textf(r->y + r->h - 1, r->x + r->w - 14, 12, attr_of(EL_DIM), " %d lines ", out.line);
 	/* scrolling stops at the last full page, not on an empty panel */
-	u->results.max_top = line > ih ? line - ih : 0;
+	u->results.max_top = out.line > ih ? out.line - ih : 0;
 }
 
 void

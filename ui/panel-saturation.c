@@ -10,6 +10,41 @@
 
 enum { L_NONE, L_CEIL, L_IDEAL, L_MEAS };
 
+static void sat_legend(struct ui *u, const struct rect *r, const struct run_snapshot *s, bool ceil_drawn);
+
+/* x runs over 1..N drives (returned); N is the plan's step count when
+ * known.  *ns: the steps to draw, the finished ones and the running one
+ * (so far). */
+static unsigned
+sat_span(const struct run_snapshot *s, size_t *ns)
+{
+	unsigned N = s->n_steps;
+
+	for (size_t i = 0; i < s->n_steps_done; i++)
+		if (s->steps[i].n_active > N)
+			N = s->steps[i].n_active;
+	if ((size_t)N < s->n_targets && s->n_steps > 1)
+		N = (unsigned)s->n_targets;
+	if (N < 1)
+		N = 1;
+	*ns = s->n_steps_done;
+	if (*ns < SNAP_STEPS && s->step > *ns && s->steps[*ns].n_active && s->state == RUN_RUNNING)
+		(*ns)++;
+	return N;
+}
+
+/* A polyline's next point: a line from the last one (*lx < 0: none yet). */
+static void
+line_to(struct canvas *c, int *lx, int *ly, int x, int y, int layer)
+{
+	if (*lx >= 0)
+		canvas_line(c, *lx, *ly, x, y, layer);
+	else
+		canvas_set(c, x, y, layer);
+	*lx = x;
+	*ly = y;
+}
+
 void
 panel_saturation_draw(struct ui *u, const struct rect *r)
 {
@@ -22,21 +57,8 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 	draw_box(u, r, title, u->focus == AR_SATURATION);
 	if (!s)
 		return;
-	/* x runs over 1..N drives; N is the plan's step count when known. */
-	unsigned N = s->n_steps;
-
-	for (size_t i = 0; i < s->n_steps_done; i++)
-		if (s->steps[i].n_active > N)
-			N = s->steps[i].n_active;
-	if ((size_t)N < s->n_targets && s->n_steps > 1)
-		N = (unsigned)s->n_targets;
-	if (N < 1)
-		N = 1;
-	/* Steps to draw: finished ones plus the running one (so far). */
-	size_t ns = s->n_steps_done;
-
-	if (ns < SNAP_STEPS && s->step > ns && s->steps[ns].n_active && s->state == RUN_RUNNING)
-		ns++;
+	size_t ns;
+	unsigned N = sat_span(s, &ns);
 	double vmax = 0;
 
 	for (size_t i = 0; i < ns; i++)
@@ -68,24 +90,9 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		if (!isfinite(st->aggregate_mbps))
 			continue;	/* not measured (interrupted): no point */
 
-		if (st->ideal_mbps > 0) {
-			int y = PY(st->ideal_mbps);
-
-			if (ix >= 0)
-				canvas_line(&c, ix, iy, x, y, L_IDEAL);
-			else
-				canvas_set(&c, x, y, L_IDEAL);
-			ix = x;
-			iy = y;
-		}
-		int y = PY(st->aggregate_mbps);
-
-		if (px >= 0)
-			canvas_line(&c, px, py, x, y, L_MEAS);
-		else
-			canvas_set(&c, x, y, L_MEAS);
-		px = x;
-		py = y;
+		if (st->ideal_mbps > 0)
+			line_to(&c, &ix, &iy, x, PY(st->ideal_mbps), L_IDEAL);
+		line_to(&c, &px, &py, x, PY(st->aggregate_mbps), L_MEAS);
 	}
 	int ox = r->x + 1 + lw, oy = r->y + 1;
 
@@ -133,6 +140,15 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		draw_textf(ay, ox + PX(k) / c.dx, 3, attr_of(EL_AXIS), "%u", k);
 	}
 	draw_text(ay, r->x + 1, lw, attr_of(EL_AXIS), "MB/s");
+#undef PX
+#undef PY
+	canvas_free(&c);
+	sat_legend(u, r, s, ceil_drawn);
+}
+
+static void
+sat_legend(struct ui *u, const struct rect *r, const struct run_snapshot *s, bool ceil_drawn)
+{
 	/* Legend. */
 	int ly = r->y + r->h - 2, lx = r->x + 2;
 	char ceil[64];
@@ -146,7 +162,4 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		snprintf(ceil, sizeof(ceil), "ceiling unknown");
 	lx += draw_text(ly, lx, r->x + r->w - 2 - lx, attr_of(EL_CEILING), ceil);
 	draw_textf(ly, lx, r->x + r->w - 2 - lx, attr_of(EL_DIM), "   drives: step %u/%u", s->step, s->n_steps);
-#undef PX
-#undef PY
-	canvas_free(&c);
 }

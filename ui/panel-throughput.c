@@ -75,13 +75,13 @@ static int
 result_curve(struct ui *u, const struct run_result *r, float *out, int pw, bool *by_pos,
 	     double *x0, double *x1)
 {
-	static double sum[1024], cnt[1024], tsum[1024], tcnt[1024];
+	double *sum = u->tput.sum, *cnt = u->tput.cnt, *tsum = u->tput.tsum, *tcnt = u->tput.tcnt;
 	const struct step_result *st = r->n_steps ? &r->steps[0] : NULL;
 	bool pos = ui_positional(u) && r->n_steps == 1 && st->n_res > 0;
 	double pmin = INFINITY, pmax = -INFINITY;
 
-	if (pw > 1024)
-		pw = 1024;
+	if (pw > TP_CURVE_MAX)
+		pw = TP_CURVE_MAX;
 	for (size_t k = 0; pos && k < st->n_res; k++) {
 		const struct saved_series *ss = &st->res[k].series;
 
@@ -96,14 +96,14 @@ result_curve(struct ui *u, const struct run_result *r, float *out, int pw, bool 
 			}
 	}
 	pos = pos && pmax > pmin;
-	memset(sum, 0, sizeof(sum));
-	memset(cnt, 0, sizeof(cnt));
+	memset(sum, 0, sizeof(u->tput.sum));
+	memset(cnt, 0, sizeof(u->tput.cnt));
 	if (pos) {
 		for (size_t k = 0; k < st->n_res; k++) {
 			const struct saved_series *ss = &st->res[k].series;
 
-			memset(tsum, 0, sizeof(tsum));
-			memset(tcnt, 0, sizeof(tcnt));
+			memset(tsum, 0, sizeof(u->tput.tsum));
+			memset(tcnt, 0, sizeof(u->tput.tcnt));
 			for (size_t i = 0; i < ss->n; i++) {
 				double p1 = ss->pos[i], p0 = i ? ss->pos[i - 1] : p1 - (ss->pos[1] - ss->pos[0]);
 				float v = ss->mbps[i];
@@ -188,7 +188,7 @@ result_curve(struct ui *u, const struct run_result *r, float *out, int pw, bool 
 static bool
 draw_result_curve(struct ui *u, const struct rect *r, const struct run_result *res)
 {
-	static float v[1024];
+	float *v = u->tput.curve;
 	static const int layer_el[] = { EL_TEXT, EL_READ, EL_WRITE };
 	struct canvas c;
 	char title[128], a[32];
@@ -200,7 +200,7 @@ draw_result_curve(struct ui *u, const struct rect *r, const struct run_result *r
 		return false;
 	int pw = canvas_pw(&c), ph = canvas_ph(&c);
 
-	if (pw > 1024 || result_curve(u, res, v, pw, &by_pos, &x0, &x1) < 0) {
+	if (pw > TP_CURVE_MAX || result_curve(u, res, v, pw, &by_pos, &x0, &x1) < 0) {
 		canvas_free(&c);
 		return false;
 	}
@@ -276,7 +276,7 @@ mark_stalls(const struct run_snapshot *s, const float *rd, const float *wr, size
 void
 panel_throughput_draw(struct ui *u, const struct rect *r)
 {
-	static float rd[SNAP_SAMPLES], wr[SNAP_SAMPLES];
+	float *rd = u->tput.rd, *wr = u->tput.wr;
 	const struct run_snapshot *s = ui_view_snapshot(u);
 	char title[128], a[32], b[32];
 	struct canvas c;

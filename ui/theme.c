@@ -345,6 +345,18 @@ parse_depth(const char *text, const char *source, const char *name, struct theme
 	return 0;
 }
 
+/* What no theme in the chain set: the terminal's own colours. */
+static void
+unset_default(struct theme *t)
+{
+	for (int e = 0; e < EL_COUNT; e++)
+		if (!t->st[e].set) {
+			t->st[e].fg = COLOR_DEFAULT;
+			t->st[e].bg = COLOR_UNSET;
+			t->st[e].attrs = 0;
+		}
+}
+
 int
 theme_parse_string(const char *text, const char *source, struct theme *t, char *err, size_t errlen)
 {
@@ -352,14 +364,8 @@ theme_parse_string(const char *text, const char *source, struct theme *t, char *
 	int rc = ch ? parse_depth(text, source, source, t, ch, err, errlen) : -ENOMEM;
 
 	free(ch);
-
 	if (rc == 0)
-		for (int e = 0; e < EL_COUNT; e++)
-			if (!t->st[e].set) {
-				t->st[e].fg = COLOR_DEFAULT;
-				t->st[e].bg = COLOR_UNSET;
-				t->st[e].attrs = 0;
-			}
+		unset_default(t);
 	return rc;
 }
 
@@ -437,14 +443,8 @@ theme_load(const char *spec, struct theme *t, char *err, size_t errlen)
 	int rc = ch ? load_depth(spec, t, ch, err, errlen) : -ENOMEM;
 
 	free(ch);
-
 	if (rc == 0)
-		for (int e = 0; e < EL_COUNT; e++)
-			if (!t->st[e].set) {
-				t->st[e].fg = COLOR_DEFAULT;
-				t->st[e].bg = COLOR_UNSET;
-				t->st[e].attrs = 0;
-			}
+		unset_default(t);
 	return rc;
 }
 

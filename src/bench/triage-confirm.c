@@ -59,14 +59,7 @@ add_confirm(struct bench_ctx *c, unsigned t, uint64_t a, uint64_t b, int arg, co
 	unsigned lbs = tri_io_of(c, t)->lbs ? tri_io_of(c, t)->lbs : 512;
 	if (S->n_kind >= TRI_MAX_STEPS - 1)
 		return -E2BIG;
-	struct run_params rp = p->params;
-	rp.seconds = rp.ramp_s = 0;
-	rp.size = 0;
-	rp.qd = 1;
-	rp.rw_mix = 100;
-	rp.stride = 0;
-	rp.spread = 0;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	struct run_params rp = triage_reread_rp(p);
 	rp.region_lba = true;
 	rp.region_lba_start = a / lbs;
 	rp.region_lba_end = (b + lbs - 1) / lbs;

@@ -1,7 +1,8 @@
-/* triage-int.h - what the triage files share (triage.c, triage-verify.c,
- * triage-confirm.c, triage-peers.c): the per-drive state of the worker
- * hook, the run-wide state, the write-verify steps, the re-reads of slow
- * ranges and the peer rule. */
+/* triage-int.h - what the triage files share (triage.c: the plan and the
+ * per-I/O bookkeeping; triage-verdict.c, triage-verify.c, triage-confirm.c,
+ * triage-peers.c, triage-pin.c): the per-drive state of the worker hook,
+ * the run-wide state, the write-verify steps, the re-reads of slow ranges
+ * and the peer rule. */
 #ifndef DS_TRIAGE_INT_H
 #define DS_TRIAGE_INT_H
 #include <stdatomic.h>
@@ -139,6 +140,21 @@ tri_io_of(struct bench_ctx *c, unsigned t)
 {
 	return (struct tri_io *)c->io_state + t;
 }
+
+/* the name a verdict gives drive t */
+static inline const char *
+triage_name(const struct bench_ctx *c, size_t t)
+{
+	return c->targets[t].name[0] ? c->targets[t].name : c->plan->targets.v[t];
+}
+
+/* triage.c: a read step's parameters; a re-read's (queue depth 1, no
+ * stride or spread) */
+struct run_params triage_read_rp(const struct plan *p);
+struct run_params triage_reread_rp(const struct plan *p);
+
+/* triage-verdict.c: every drive's verdict, the triage table, the summary */
+int triage_finish(struct bench_ctx *c, struct run_result *r);
 
 /* triage-verify.c */
 bool triage_wv_on(const struct plan *p);	/* --write-verify on */

@@ -35,12 +35,6 @@ peers(const struct bench_ctx *c, size_t a, size_t b)
 	return c->targets[a].size == c->targets[b].size;
 }
 
-static const char *
-name_of(const struct bench_ctx *c, size_t t)
-{
-	return c->targets[t].name[0] ? c->targets[t].name : c->plan->targets.v[t];
-}
-
 /* The bench history's rates of t's model, once: the drives on the bench
  * now (by serial) are left out, they are compared live. */
 static void
@@ -137,7 +131,7 @@ triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 		double r = rate_of(c, j, m);
 		const char *f = finding(c, j);
 		if (isfinite(r) && f) {
-			add_name(ref->left, sizeof(ref->left), "%s (%s)", name_of(c, j), f);
+			add_name(ref->left, sizeof(ref->left), "%s (%s)", triage_name(c, j), f);
 		} else if (isfinite(r)) {
 			from[n] = j;
 			v[n++] = r;
@@ -158,7 +152,7 @@ triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] < cut) {
 			if (from[i] != SIZE_MAX)
-				add_name(ref->left, sizeof(ref->left), "%s (%s)", name_of(c, from[i]),
+				add_name(ref->left, sizeof(ref->left), "%s (%s)", triage_name(c, from[i]),
 					 "slow: under --slow-below of the others' median");
 			continue;
 		}
@@ -168,7 +162,7 @@ triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 			ref->n_hist++;
 		} else {
 			ref->n_bench++;
-			add_name(ref->names, sizeof(ref->names), "%s%s", name_of(c, from[i]), "");
+			add_name(ref->names, sizeof(ref->names), "%s%s", triage_name(c, from[i]), "");
 		}
 	}
 	ref->n = k;

@@ -72,14 +72,7 @@ triage_pin_add(struct bench_ctx *c)
 			continue;
 		idx[n++] = t;
 	}
-	struct run_params rp = p->params;
-	rp.seconds = rp.ramp_s = 0;
-	rp.size = 0;
-	rp.qd = 1;
-	rp.rw_mix = 100;
-	rp.stride = 0;
-	rp.spread = 0;
-	snprintf(rp.pattern, sizeof(rp.pattern), "seq");
+	struct run_params rp = triage_reread_rp(p);
 	struct plan_step *st;
 	if (!n || plan_add_step_params(p, idx, n, &rp, "pin unreadable ranges", &st))
 		return;

@@ -122,11 +122,8 @@ triage_wv_next(struct bench_ctx *c)
 		if (a >= b || !n)
 			continue;
 		unsigned lbs = c->targets[idx[0]].logical ? c->targets[idx[0]].logical : 512;
-		struct run_params rp = p->params;
-		rp.seconds = rp.ramp_s = 0;
-		rp.size = 0;
+		struct run_params rp = triage_read_rp(p);
 		rp.rw_mix = write ? 0 : 100;
-		snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 		snprintf(rp.data, sizeof(rp.data), "pattern");
 		rp.seed = S->wv_seed;
 		rp.region_lba = true;

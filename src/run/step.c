@@ -103,11 +103,75 @@ mark_ended(struct snap_target *s, const struct worker *w)
 	s->p50_us = s->p99_us = NAN;
 }
 
+/* The worker's new series samples into its snapshot: the strip, the
+ * rate history, the latest interval's rates (r->mu held). */
+static void
+series_take(struct runner *r, struct tgt_live *L, struct worker *w)
+{
+	struct series_sample buf[256];
+	struct snap_target *s = &L->snap;
+	for (;;) {
+		uint64_t first;
+		size_t k = series_copy(&w->series, L->seen, ARRAY_SIZE(buf), buf, &first);
+		if (!k)
+			break;
+		if (first > L->seen)	/* overwritten before we came: lost */
+			s->lost += first - L->seen;
+		s->samples += k;
+		L->seen = first + k;
+		for (size_t j = 0; j < k; j++) {
+			strip_add(&s->strip, buf[j].pos, buf[j].rbytes + buf[j].wbytes, buf[j].dur_ns);
+			if (s->n == SNAP_SAMPLES) {
+				memmove(s->read_hist, s->read_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
+				memmove(s->write_hist, s->write_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
+				s->n--;
+			}
+			s->read_hist[s->n] = (float)series_read_mbps(&buf[j]);
+			s->write_hist[s->n] = (float)series_write_mbps(&buf[j]);
+			s->n++;
+		}
+		s->ring_end = r->tick_base + L->seen;
+		if (s->ring_end > r->snap.sample_now)
+			r->snap.sample_now = s->ring_end;
+		const struct series_sample *x = &buf[k - 1];
+		s->read_mbps = series_read_mbps(x);
+		s->write_mbps = series_write_mbps(x);
+		s->mbps = s->read_mbps + s->write_mbps;
+		s->iops = series_iops(x);
+		s->p50_us = x->p50_us;
+		s->p99_us = x->p99_us;
+	}
+}
+
+/* Percentiles from the folded buckets, log-interpolated inside a bucket. */
+static void
+snap_percentiles(struct run_snapshot *S, const uint64_t hist[SNAP_HIST])
+{
+	uint64_t n = 0;
+	for (int k = 0; k < SNAP_HIST; k++)
+		n += hist[k];
+	double *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
+	const double pct[3] = { 50, 99, 99.9 };
+	for (int q = 0; q < 3; q++) {
+		*dst[q] = NAN;
+		if (!n)
+			continue;
+		double rank = pct[q] / 100 * (double)n, cum = 0;
+		for (int k = 0; k < SNAP_HIST; k++) {
+			if (cum + (double)hist[k] >= rank && hist[k]) {
+				double f = (rank - cum) / (double)hist[k];
+				*dst[q] = ldexp(1.0, k + 6) * pow(2.0, f) / 1e3;
+				break;
+			}
+			cum += (double)hist[k];
+		}
+	}
+}
+
 /* Consume new series samples of every active worker into the snapshot. */
 static void
 sample(struct runner *r, size_t step_pos, bool final)
 {
-	struct series_sample buf[256];
 	pthread_mutex_lock(&r->mu);
 	double tot_mbps = 0, tot_iops = 0, agg = 0;
 	uint64_t errs = 0, hist[SNAP_HIST];
@@ -120,37 +184,7 @@ sample(struct runner *r, size_t step_pos, bool final)
 		if (!w)
 			continue;
 		uint64_t seen0 = L->seen, wall = now_ns();
-		for (;;) {
-			uint64_t first;
-			size_t k = series_copy(&w->series, L->seen, ARRAY_SIZE(buf), buf, &first);
-			if (!k)
-				break;
-			if (first > L->seen)	/* overwritten before we came: lost */
-				s->lost += first - L->seen;
-			s->samples += k;
-			L->seen = first + k;
-			for (size_t j = 0; j < k; j++) {
-				strip_add(&s->strip, buf[j].pos, buf[j].rbytes + buf[j].wbytes, buf[j].dur_ns);
-				if (s->n == SNAP_SAMPLES) {
-					memmove(s->read_hist, s->read_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
-					memmove(s->write_hist, s->write_hist + 1, (SNAP_SAMPLES - 1) * sizeof(float));
-					s->n--;
-				}
-				s->read_hist[s->n] = (float)series_read_mbps(&buf[j]);
-				s->write_hist[s->n] = (float)series_write_mbps(&buf[j]);
-				s->n++;
-			}
-			s->ring_end = r->tick_base + L->seen;
-			if (s->ring_end > r->snap.sample_now)
-				r->snap.sample_now = s->ring_end;
-			const struct series_sample *x = &buf[k - 1];
-			s->read_mbps = series_read_mbps(x);
-			s->write_mbps = series_write_mbps(x);
-			s->mbps = s->read_mbps + s->write_mbps;
-			s->iops = series_iops(x);
-			s->p50_us = x->p50_us;
-			s->p99_us = x->p99_us;
-		}
+		series_take(r, L, w);
 		/* The step is over: a short last interval folds into the one
 		 * before, as in the saved series (series_save_whole), so the
 		 * graph does not end on a spike the result does not have. */
@@ -206,26 +240,7 @@ sample(struct runner *r, size_t step_pos, bool final)
 		S->steps[step_pos].aggregate_mbps = agg;
 		S->steps[step_pos].done = final;
 	}
-	/* Percentiles from the folded buckets, log-interpolated inside a bucket. */
-	uint64_t n = 0;
-	for (int k = 0; k < SNAP_HIST; k++)
-		n += hist[k];
-	double *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
-	const double pct[3] = { 50, 99, 99.9 };
-	for (int q = 0; q < 3; q++) {
-		*dst[q] = NAN;
-		if (!n)
-			continue;
-		double rank = pct[q] / 100 * (double)n, cum = 0;
-		for (int k = 0; k < SNAP_HIST; k++) {
-			if (cum + (double)hist[k] >= rank && hist[k]) {
-				double f = (rank - cum) / (double)hist[k];
-				*dst[q] = ldexp(1.0, k + 6) * pow(2.0, f) / 1e3;
-				break;
-			}
-			cum += (double)hist[k];
-		}
-	}
+	snap_percentiles(S, hist);
 	/* progress */
 	double el = (double)(now_ns() - r->t_start) / 1e9;
 	S->elapsed_s = el;
@@ -258,27 +273,14 @@ step_planned(const struct plan_step *st)
 	return st->seconds > 0 ? st->seconds + st->ramp_s + st->pause_s : 0;
 }
 
-/* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
- * step could not run (a worker that did not set up, start or run). */
-int
-step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr)
+/* Each worker of the step set up (its parameters, the per-I/O hook, the
+ * position curve); *set_up counts them.  0 or the first -errno. */
+static int
+step_setup(struct runner *r, const struct plan_step *st, struct worker *w, struct io_acc *acc,
+	   struct start_gate *gate, unsigned *set_up)
 {
-	struct target_result *res = sr->res;
-	struct worker *w = calloc(st->n, sizeof(*w));
-	struct io_acc *acc = calloc(st->n, sizeof(*acc));
-	if (!w || !acc) {
-		free(w);
-		free(acc);
-		return -ENOMEM;
-	}
 	const struct bench_test *bt = r->plan.test;
-	struct start_gate gate;
-	gate_init(&gate);
-	double u0 = rusage_s(1), s0 = rusage_s(0);
-	uint64_t t0 = now_ns();
 	int rc = 0;
-	unsigned started = 0, set_up = 0;
-	bool keep = false;
 	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
 	bool no_hooks = nh && !strcmp(nh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
@@ -301,71 +303,93 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 			acc[k].region_start = wp.region_start;
 			acc[k].region_end = wp.region_end;
 		}
-		rc = worker_setup(&w[k], &wp, &gate, &r->stop);
+		rc = worker_setup(&w[k], &wp, gate, &r->stop);
 		if (rc) {
 			runner_note(r, w[k].msg[0] ? w[k].msg : strerror(-rc));
 			break;
 		}
-		set_up++;
+		(*set_up)++;
 	}
-	if (!rc) {
+	return rc;
+}
+
+/* The sampler: 10 Hz until every worker is done (woken at once when the
+ * last one finishes); the test's tick, the ETA from planned durations. */
+static void
+step_watch(struct runner *r, const struct plan_step *st, size_t step_pos, struct worker *w,
+	   struct start_gate *gate, uint64_t t0)
+{
+	for (;;) {
+		for (unsigned k = 0; k < st->n; k++)
+			worker_watch(&w[k]);	/* an I/O stuck past the timeout */
+		if (gate_wait_done(gate, st->n, 100))
+			break;
+		sample(r, step_pos, false);
+		if (r->plan.test && r->plan.test->on_tick)
+			r->plan.test->on_tick(&r->ctx, st, (double)(now_ns() - t0) / 1e9);
+		/* ETA from planned durations */
 		pthread_mutex_lock(&r->mu);
-		r->tick_base = r->snap.sample_now;	/* the rings line up across steps */
-		for (unsigned k = 0; k < st->n; k++) {
-			struct tgt_live *L = &r->live[st->idx[k]];
-			L->w = &w[k];
-			L->seen = 0;
-			L->last_new_ns = 0;
-			L->snap.active = true;
-			L->snap.ended = SNAP_END_NONE;
-			L->snap.why[0] = 0;
-			strip_reset(&L->snap.strip);	/* the board shows this step's pass */
-			L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
+		double el_step = (double)(now_ns() - t0) / 1e9;
+		if (el_step > step_planned(st))
+			el_step = step_planned(st);
+		if (r->planned_s > 0) {
+			double left = r->planned_s - r->done_planned_s - el_step;
+			r->snap.eta_s = left > 0 ? left : 0;
 		}
 		pthread_mutex_unlock(&r->mu);
-		for (unsigned k = 0; k < st->n; k++) {
-			if (worker_start(&w[k]))
-				break;
-			started++;
-		}
-		gate_wait_all(&gate, started);
-		if (started < st->n) {
-			/* Could not start them all: the started ones stop at once. */
-			rc = -EAGAIN;
-			runner_note(r, "could not start a worker thread");
-			atomic_store(&r->stop, true);
-			gate_open(&gate);
-		} else {
-			gate_open(&gate);
-			/* The sampler: 10 Hz until every worker is done (woken at once
-			 * when the last one finishes). */
-			for (;;) {
-				for (unsigned k = 0; k < st->n; k++)
-					worker_watch(&w[k]);	/* an I/O stuck past the timeout */
-				if (gate_wait_done(&gate, st->n, 100))
-					break;
-				sample(r, step_pos, false);
-				if (r->plan.test && r->plan.test->on_tick)
-					r->plan.test->on_tick(&r->ctx, st, (double)(now_ns() - t0) / 1e9);
-				/* ETA from planned durations */
-				pthread_mutex_lock(&r->mu);
-				double el_step = (double)(now_ns() - t0) / 1e9;
-				if (el_step > step_planned(st))
-					el_step = step_planned(st);
-				if (r->planned_s > 0) {
-					double left = r->planned_s - r->done_planned_s - el_step;
-					r->snap.eta_s = left > 0 ? left : 0;
-				}
-				pthread_mutex_unlock(&r->mu);
-			}
-		}
-		for (unsigned k = 0; k < st->n; k++)
-			worker_join(&w[k]);
-		sample(r, step_pos, true);
 	}
-	sr->cpu_usr_s = rusage_s(1) - u0;
-	sr->cpu_sys_s = rusage_s(0) - s0;
-	sr->seconds = (double)(now_ns() - t0) / 1e9;
+}
+
+/* The set-up workers shown live, started together, watched until done and
+ * joined; *started counts them.  0, or -EAGAIN when not all started. */
+static int
+step_go(struct runner *r, const struct plan_step *st, size_t step_pos, struct worker *w,
+	struct start_gate *gate, uint64_t t0, unsigned *started)
+{
+	int rc = 0;
+	pthread_mutex_lock(&r->mu);
+	r->tick_base = r->snap.sample_now;	/* the rings line up across steps */
+	for (unsigned k = 0; k < st->n; k++) {
+		struct tgt_live *L = &r->live[st->idx[k]];
+		L->w = &w[k];
+		L->seen = 0;
+		L->last_new_ns = 0;
+		L->snap.active = true;
+		L->snap.ended = SNAP_END_NONE;
+		L->snap.why[0] = 0;
+		strip_reset(&L->snap.strip);	/* the board shows this step's pass */
+		L->snap.phase = st->ramp_s > 0 ? SNAP_PH_RAMP : SNAP_PH_STARTING;
+	}
+	pthread_mutex_unlock(&r->mu);
+	for (unsigned k = 0; k < st->n; k++) {
+		if (worker_start(&w[k]))
+			break;
+		(*started)++;
+	}
+	gate_wait_all(gate, *started);
+	if (*started < st->n) {
+		/* Could not start them all: the started ones stop at once. */
+		rc = -EAGAIN;
+		runner_note(r, "could not start a worker thread");
+		atomic_store(&r->stop, true);
+		gate_open(gate);
+	} else {
+		gate_open(gate);
+		step_watch(r, st, step_pos, w, gate, t0);
+	}
+	for (unsigned k = 0; k < st->n; k++)
+		worker_join(&w[k]);
+	sample(r, step_pos, true);
+	return rc;
+}
+
+/* The workers' results into res[] (ran: the step started; a worker past
+ * started never ran), their notes, the drive identity.  rc, or the first
+ * -errno of a result. */
+static int
+step_collect(struct runner *r, const struct plan_step *st, struct worker *w, struct io_acc *acc,
+	     struct target_result *res, unsigned started, int rc)
+{
 	pthread_mutex_lock(&r->mu);
 	for (unsigned k = 0; k < st->n; k++) {
 		struct tgt_live *L = &r->live[st->idx[k]];
@@ -414,6 +438,34 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 		if (w[k].engine_used && !r->res.params.engine[0])
 			strtrimcpy(r->res.params.engine, sizeof(r->res.params.engine), w[k].engine_used);
 	}
+	return rc;
+}
+
+/* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
+ * step could not run (a worker that did not set up, start or run). */
+int
+step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr)
+{
+	struct worker *w = calloc(st->n, sizeof(*w));
+	struct io_acc *acc = calloc(st->n, sizeof(*acc));
+	if (!w || !acc) {
+		free(w);
+		free(acc);
+		return -ENOMEM;
+	}
+	struct start_gate gate;
+	gate_init(&gate);
+	double u0 = rusage_s(1), s0 = rusage_s(0);
+	uint64_t t0 = now_ns();
+	unsigned started = 0, set_up = 0;
+	bool keep = false;
+	int rc = step_setup(r, st, w, acc, &gate, &set_up);
+	if (!rc)
+		rc = step_go(r, st, step_pos, w, &gate, t0, &started);
+	sr->cpu_usr_s = rusage_s(1) - u0;
+	sr->cpu_sys_s = rusage_s(0) - s0;
+	sr->seconds = (double)(now_ns() - t0) / 1e9;
+	rc = step_collect(r, st, w, acc, sr->res, started, rc);
 	step_aggregate(sr, st, w, set_up == st->n && started == st->n);
 	for (unsigned k = 0; k < st->n; k++)
 		keep |= !worker_cleanup(&w[k]);
@@ -426,4 +478,3 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	}
 	return rc;
 }
-
