@@ -125,7 +125,7 @@ sim_inventory_add(struct inventory *inv, const char *rig_file, const char *const
 		if (!c)
 			return -ENOMEM;
 		int ci = (int)(inv->n_ctrl - 1);
-		ctrls[i].inv_index = ci;
+		KNOWN_SET(ctrls[i].inv_index, (uint64_t)ci);
 		snprintf(c->id, sizeof c->id, "ctrl%d", ci);
 		snprintf(c->address, sizeof c->address, "%s", ctrls[i].address);
 		c->vendor_id = h->vendor_id;
