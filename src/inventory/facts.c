@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "inventory/ata-selftest.h"
@@ -25,6 +26,12 @@ dev_spec_simulated(const char *spec, const char **rest)
 	if (rest)
 		*rest = sim ? spec + sizeof SIM_PREFIX - 1 : spec;
 	return sim;
+}
+
+bool
+dev_facts_is_block(const struct dev_facts *f)
+{
+	return !f->simulated && f->kind != DEV_FILE && f->devt.known;
 }
 
 const char *
@@ -284,6 +291,9 @@ dev_facts_dir(struct dev_facts *f, const char *dir, dev_t st_dev, const char *sy
 	facts_clear(f);
 	f->kind = DEV_FILE;
 	facts_mount(f, dir, st_dev, mountinfo_file);
+	struct statfs sf;
+	if (!f->fs[0] && !statfs(dir, &sf))	/* no mount entry: the magic at least */
+		snprintf(f->fs, sizeof f->fs, "fs 0x%lx", (unsigned long)sf.f_type);
 	if (facts_where(f, st_dev, sysfs_root)) {
 		/* the disk under the file system, not the file */
 		f->name[0] = '\0';
@@ -307,7 +317,7 @@ inv_drive(const struct dev_facts *f, const char *path, struct inventory *inv, st
 	inventory_opts_default(&o);
 	int rc = inventory_scan(inv, &o);
 	if (rc)
-		return rc;
+		return rc == -ENOENT ? -EIO : rc;	/* -ENOENT: no such drive */
 	*out = inventory_find_drive(inv, path);
 	return *out ? 0 : -ENOENT;
 }

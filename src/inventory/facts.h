@@ -92,6 +92,9 @@ int dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root);
 int dev_facts_dir(struct dev_facts *f, const char *dir, dev_t st_dev, const char *sysfs_root,
 		  const char *mountinfo_file);
 
+/* A real block device (not a sim drive, not a scratch file). */
+bool dev_facts_is_block(const struct dev_facts *f);
+
 /* ---- shared readers ---- */
 
 /* The resolved sysfs directory of device number d: 0 or -ENOENT. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "run/test.h"
+#include "inventory/facts.h"
 #include "inventory/inventory.h"
 #include "run/runner.h"
 #include "util/util.h"
@@ -101,7 +102,7 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
 			need_inv = true;
 		/* a serial, a WWN, a sim drive's name: only the inventory knows */
-		else if (!strncmp(s, "sim:", 4) || (s[0] != '/' && s[0] != '.' &&
+		else if (dev_spec_simulated(s, NULL) || (s[0] != '/' && s[0] != '.' &&
 			 (stat(s, &st) || !S_ISDIR(st.st_mode))))
 			need_inv = true;
 	}
@@ -175,8 +176,8 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 		struct drive *named = have_inv ? inventory_match_drive(inv, s) : NULL;
 		if (named && (!stat(s, &st) ? S_ISBLK(st.st_mode) : true)) {
 			snprintf(v[nv].path, sizeof(v[nv].path), "%s", named->path);
-		} else if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
-			if (strncmp(s, "sim:", 4) && stat(s, &st)) {
+		} else if (dev_spec_simulated(s, NULL) || s[0] == '/' || s[0] == '.') {
+			if (!dev_spec_simulated(s, NULL) && stat(s, &st)) {
 				snprintf(err, errlen, "target '%s': %s", s, strerror(errno));
 				rc = -ENOENT;
 				break;
