@@ -17,14 +17,12 @@
 #include "inventory/inventory.h"
 #include "util/util.h"
 
-#define SIM_PREFIX "sim:"
-
 bool
 dev_spec_simulated(const char *spec, const char **rest)
 {
-	bool sim = spec && strncmp(spec, SIM_PREFIX, sizeof SIM_PREFIX - 1) == 0;
+	bool sim = spec && strncmp(spec, DEV_SIM_PREFIX, sizeof DEV_SIM_PREFIX - 1) == 0;
 	if (rest)
-		*rest = sim ? spec + sizeof SIM_PREFIX - 1 : spec;
+		*rest = sim ? spec + sizeof DEV_SIM_PREFIX - 1 : spec;
 	return sim;
 }
 
@@ -177,13 +175,14 @@ is_partition(const char *dir)
 static void
 disk_model(struct dev_facts *f)
 {
-	char p[PATH_MAX + 32], back[256];
+	char p[PATH_MAX + 32];
 	if (pathf(p, sizeof p, "%s/device/model", f->diskdir) == 0)
 		read_text(p, f->model, sizeof f->model);
-	if (!f->model[0] && !strncmp(f->disk, "loop", 4) &&
-	    pathf(p, sizeof p, "%s/loop/backing_file", f->diskdir) == 0 &&
-	    !read_text(p, back, sizeof back))
-		snprintf(f->model, sizeof f->model, "loop on %s", back);
+	if (!strncmp(f->disk, "loop", 4) &&
+	    pathf(p, sizeof p, "%s/loop/backing_file", f->diskdir) == 0)
+		read_text(p, f->backing, sizeof f->backing);
+	if (!f->model[0] && f->backing[0])
+		snprintf(f->model, sizeof f->model, "loop on %s", f->backing);
 	if (!f->model[0] && !strncmp(f->disk, "zram", 4))
 		snprintf(f->model, sizeof f->model, "compressed RAM disk");
 }

@@ -62,6 +62,7 @@ struct dev_facts {
 	char disk[64];			/* the whole disk it is or is on (sda for sda1, for a
 					   scratch file the disk under its file system), "" none */
 	char model[300];		/* the disk's model ("loop on FILE", "compressed RAM disk"), "" none */
+	char backing[256];		/* a loop disk's backing file, "" none */
 	struct known_u64 devt;		/* device number (a file: its file system's) */
 	char sysdir[PATH_MAX];		/* resolved /sys/dev/block/MAJ:MIN, "" none */
 	char diskdir[PATH_MAX];		/* its disk's */
@@ -80,14 +81,16 @@ struct dev_facts {
 	const void *source_arg;		/* the source's own (a sim drive's model) */
 };
 
-/* Is this a sim drive's name ("sim:MODEL", "sim:simN")?  The one place that
- * knows the prefix; *rest (may be NULL) is what follows it. */
+/* Is this a sim drive's name ("sim:MODEL", "sim:simN")?  *rest (may be
+ * NULL) is what follows the prefix.  The prefix is spelled here only. */
+#define DEV_SIM_PREFIX "sim:"
 bool dev_spec_simulated(const char *spec, const char **rest);
 
-/* The facts of block device number rdev (sysfs_root NULL = /sys) or, with
- * file set, of the scratch directory dir on the file system st_dev = rdev
- * (its mount from mountinfo_file, NULL = /proc/self/mountinfo).  What cannot
- * be read stays unknown.  Always 0. */
+/* The facts of block device number rdev (sysfs_root NULL = /sys; source:
+ * the inventory), or of scratch directory dir on the file system whose
+ * st_dev it is (its mount from mountinfo_file, NULL = /proc/self/mountinfo;
+ * the disk below it; no source).  What cannot be read stays unknown.
+ * Always 0. */
 int dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root);
 int dev_facts_dir(struct dev_facts *f, const char *dir, dev_t st_dev, const char *sysfs_root,
 		  const char *mountinfo_file);

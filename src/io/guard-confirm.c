@@ -62,26 +62,22 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 		 size_t errlen)
 {
 	const char *root = dflt(sysfs_root, "/sys");
-	char dir[PATH_MAX], disk[PATH_MAX], p[PATH_MAX + 16], w[64];
-	uint64_t sectors;
+	char w[64];
+	struct dev_facts f;
 
 	memset(c, 0, sizeof *c);
 	c->devt = d;
 	c->exact = true;
-	if (sysfs_devt_dir(root, d, dir, sizeof dir) < 0) {
+	/* where the device is, its disk, its capacity: its device facts */
+	dev_facts_block(&f, d, root);
+	if (!f.sysdir[0]) {
 		snprintf(err, errlen,
 			 "refused: device %u:%u has no entry in %s/dev/block, so its identity cannot be read",
 			 major(d), minor(d), root);
 		return -EPERM;
 	}
 	/* A partition's serial, WWN and backing file are its disk's. */
-	strtrimcpy(disk, sizeof disk, dir);
-	snprintf(p, sizeof p, "%s/partition", dir);
-	if (access(p, F_OK) == 0) {
-		snprintf(p, sizeof p, "%s/..", dir);
-		if (!realpath(p, disk))
-			strtrimcpy(disk, sizeof disk, dir);
-	}
+	const char *disk = f.diskdir;
 	read_attr(disk, "serial", c->serial, sizeof c->serial);
 	if (!c->serial[0])
 		read_attr(disk, "device/serial", c->serial, sizeof c->serial);
@@ -93,8 +89,8 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 	if (strncmp(w, "naa.", 4) == 0 || strncmp(w, "eui.", 4) == 0)
 		strtrimcpy(c->wwn, sizeof c->wwn, w);
 	read_attr(disk, "loop/backing_file", c->backing, sizeof c->backing);
-	if (pathf(p, sizeof p, "%s/size", dir) == 0 && read_u64(p, &sectors) == 0)
-		c->capacity = sectors * 512;	/* always 512-byte units */
+	if (f.capacity.known)
+		c->capacity = f.capacity.v;
 	return 0;
 }
 

@@ -24,7 +24,7 @@ sim_target_open(struct target *t, const char *spec, const struct target_opts *o,
 	t->sim_speed = speed > 0 ? speed : 0;
 	snprintf(t->spec, sizeof t->spec, "%s", spec);
 	snprintf(t->name, sizeof t->name, "%s", spec);
-	snprintf(t->path, sizeof t->path, "sim:%s", name);
+	snprintf(t->path, sizeof t->path, DEV_SIM_PREFIX "%s", name);
 	t->kind = TGT_SIM;
 	t->fd = -1;
 	t->size = m->capacity;

@@ -59,14 +59,11 @@ shared_backing(struct plan *p)
 	dev_t dev = 0;
 	unsigned n = 0;
 	for (size_t i = 0; i < p->targets.n; i++) {
-		const char *nm = strrchr(p->targets.v[i], '/');
-		nm = nm ? nm + 1 : p->targets.v[i];
-		if (strncmp(nm, "loop", 4))
-			continue;
-		char path[128], back[512];
+		struct dev_facts f;
 		struct stat st;
-		if (pathf(path, sizeof(path), "/sys/block/%s/loop/backing_file", nm) ||
-		    read_text(path, back, sizeof(back)) || stat(back, &st))
+		char err[256];
+		if (target_facts(p->targets.v[i], NULL, &f, err, sizeof(err)) || f.kind != DEV_LOOP ||
+		    !f.backing[0] || stat(f.backing, &st))
 			continue;
 		if (n && st.st_dev != dev)
 			return;
