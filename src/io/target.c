@@ -100,7 +100,7 @@ open_block(struct target *t, const char *path, const struct target_opts *o, char
 	if (fstat(t->fd, &st) == 0)
 		dev_facts_block(&t->facts, st.st_rdev, o->sysfs_root);
 	else
-		dev_facts_block(&t->facts, 0, o->sysfs_root);
+		t->facts.source = &dev_source_inventory;	/* where it is: unknown */
 	return 0;
 }
 
