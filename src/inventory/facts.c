@@ -224,8 +224,60 @@ facts_where(struct dev_facts *f, dev_t rdev, const char *sysfs_root)
 	return true;
 }
 
+/* "MAJ:MIN" from sysfs dir/rel/dev; 0 when unreadable. */
+static dev_t
+read_devt(const char *dir, const char *rel)
+{
+	char p[PATH_MAX + 300], b[32];
+	unsigned ma, mi;
+	if (pathf(p, sizeof p, "%s/%s/dev", dir, rel) || read_text(p, b, sizeof b) ||
+	    sscanf(b, "%u:%u", &ma, &mi) != 2)
+		return 0;
+	return makedev(ma, mi);
+}
+
+#define MOUNT_DEVS 129	/* the device and its partitions, as the guard counts them */
+
+/* Mounted: a mountinfo entry on the device or (a whole disk) a partition. */
+static void
+facts_mounted(struct dev_facts *f, dev_t rdev, const char *mountinfo_file)
+{
+	dev_t v[MOUNT_DEVS];
+	size_t n = 0;
+	v[n++] = rdev;
+	DIR *d = f->kind == DEV_PARTITION ? NULL : opendir(f->sysdir);
+	for (struct dirent *e; d && (e = readdir(d)) && n < MOUNT_DEVS;) {
+		char sub[PATH_MAX + 300];
+		if (e->d_name[0] == '.' || pathf(sub, sizeof sub, "%s/%s", f->sysdir, e->d_name) ||
+		    !is_partition(sub))
+			continue;
+		dev_t pd = read_devt(f->sysdir, e->d_name);
+		if (pd)
+			v[n++] = pd;
+	}
+	if (d)
+		closedir(d);
+	FILE *fp = fopen(mountinfo_file && *mountinfo_file ? mountinfo_file : "/proc/self/mountinfo",
+			 "re");
+	if (!fp)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	struct mount_line m;
+	bool on = false;
+	while (!on && getline(&line, &cap, fp) > 0) {
+		if (!mountinfo_parse(line, &m))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			on |= m.devt == v[i];
+	}
+	free(line);
+	fclose(fp);
+	KNOWN_SET(f->mounted, on);
+}
+
 int
-dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root)
+dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root, const char *mountinfo_file)
 {
 	struct known_u64 v;
 	int64_t ao;
@@ -252,6 +304,8 @@ dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root)
 	if (ok)
 		KNOWN_SET(f->holders, h);
 	disk_model(f);
+	if (!mountinfo_file || strcmp(mountinfo_file, "-"))
+		facts_mounted(f, rdev, mountinfo_file);
 	return 0;
 }
 

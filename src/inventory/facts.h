@@ -74,6 +74,7 @@ struct dev_facts {
 	struct known_i64 alignment_offset;	/* bytes; -1 is the kernel's "misaligned" */
 	struct known_bool rotational;
 	struct known_u64 holders;	/* dm, md, zfs users of the device */
+	struct known_bool mounted;	/* it, or a partition of it, is mounted (mountinfo) */
 	struct known_u64 controller;	/* inventory controller index */
 	/* a scratch file: the mount that holds it */
 	char mount[512], fs[64], mount_src[256];
@@ -86,12 +87,14 @@ struct dev_facts {
 #define DEV_SIM_PREFIX "sim:"
 bool dev_spec_simulated(const char *spec, const char **rest);
 
-/* The facts of block device number rdev (sysfs_root NULL = /sys; source:
+/* The facts of block device number rdev (sysfs_root NULL = /sys; mounts
+ * from mountinfo_file, NULL = /proc/self/mountinfo, "-" not read; source:
  * the inventory), or of scratch directory dir on the file system whose
  * st_dev it is (its mount from mountinfo_file, NULL = /proc/self/mountinfo;
  * the disk below it; no source).  What cannot be read stays unknown.
  * Always 0. */
-int dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root);
+int dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root,
+		    const char *mountinfo_file);
 int dev_facts_dir(struct dev_facts *f, const char *dir, dev_t st_dev, const char *sysfs_root,
 		  const char *mountinfo_file);
 

@@ -69,7 +69,7 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 	c->devt = d;
 	c->exact = true;
 	/* where the device is, its disk, its capacity: its device facts */
-	dev_facts_block(&f, d, root);
+	dev_facts_block(&f, d, root, "-");	/* identity only: no mounts */
 	if (!f.sysdir[0]) {
 		snprintf(err, errlen,
 			 "refused: device %u:%u has no entry in %s/dev/block, so its identity cannot be read",

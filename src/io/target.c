@@ -98,7 +98,7 @@ open_block(struct target *t, const char *path, const struct target_opts *o, char
 	 * may have changed hands since) */
 	struct stat st;
 	if (fstat(t->fd, &st) == 0)
-		dev_facts_block(&t->facts, st.st_rdev, o->sysfs_root);
+		dev_facts_block(&t->facts, st.st_rdev, o->sysfs_root, o->mountinfo_file);
 	else
 		t->facts.source = &dev_source_inventory;	/* where it is: unknown */
 	return 0;
@@ -456,7 +456,7 @@ target_facts(const char *spec, const struct target_opts *o, struct dev_facts *f,
 	if ((rc = spec_path(spec, path, sizeof path, &st, err, errlen)) < 0)
 		return rc;
 	if (S_ISBLK(st.st_mode))
-		return dev_facts_block(f, st.st_rdev, o->sysfs_root);
+		return dev_facts_block(f, st.st_rdev, o->sysfs_root, o->mountinfo_file);
 	if (S_ISDIR(st.st_mode)) {
 		if (!realpath(path, real))
 			strtrimcpy(real, sizeof real, path);

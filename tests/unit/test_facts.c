@@ -23,7 +23,7 @@
 #include "test_top.h"
 #include "util/util.h"
 
-static char F[64];
+static char F[64], MI[128];
 
 static void
 sh(const char *fmt, ...)
@@ -51,6 +51,10 @@ setup(void **st)
 	sh("cd %s/%s/sdx1 && echo 1 > partition && echo 2048 > size && echo -1 > alignment_offset", F, d);
 	/* the unit serial VPD page: header, then the ASCII serial */
 	sh("printf '\\000\\200\\000\\010  WD-123' > %s/%s/device/vpd_pg80", F, d);
+	sh("echo 8:96 > %s/%s/dev && echo 8:97 > %s/%s/sdx1/dev", F, d, F, d);
+	/* the partition is mounted, the disk itself is not */
+	snprintf(MI, sizeof MI, "%s/mountinfo", F);
+	sh("echo '36 35 8:97 / /mnt/x rw shared:1 - ext4 /dev/sdx1 rw' > %s", MI);
 	sh("ln -s ../../%s %s/dev/block/8:96 && ln -s ../../%s/sdx1 %s/dev/block/8:97", d, F, d, F);
 	return 0;
 }
@@ -68,7 +72,7 @@ t_partition(void **st)
 {
 	(void)st;
 	struct dev_facts f;
-	assert_int_equal(dev_facts_block(&f, makedev(8, 97), F), 0);
+	assert_int_equal(dev_facts_block(&f, makedev(8, 97), F, MI), 0);
 	assert_int_equal(f.kind, DEV_PARTITION);
 	assert_string_equal(f.name, "sdx1");
 	assert_string_equal(f.disk, "sdx");
@@ -88,11 +92,20 @@ t_partition(void **st)
 	assert_false(f.simulated);
 	assert_ptr_equal(f.source, &dev_source_inventory);
 	assert_true(dev_facts_is_block(&f));
+	assert_true(f.mounted.known && f.mounted.v);
 
-	assert_int_equal(dev_facts_block(&f, makedev(8, 96), F), 0);
+	assert_int_equal(dev_facts_block(&f, makedev(8, 96), F, MI), 0);
 	assert_int_equal(f.kind, DEV_DISK);
 	assert_int_equal(f.capacity.v, 3907029168ull * 512);
 	assert_int_equal(f.holders.v, 0);
+	assert_true(f.mounted.known && f.mounted.v);	/* through its partition */
+	/* a mountinfo that names neither */
+	sh("echo '36 35 8:1 / / rw shared:1 - ext4 /dev/vda1 rw' > %s", MI);
+	assert_int_equal(dev_facts_block(&f, makedev(8, 96), F, MI), 0);
+	assert_true(f.mounted.known);
+	assert_false(f.mounted.v);
+	assert_int_equal(dev_facts_block(&f, makedev(8, 96), F, "-"), 0);
+	assert_false(f.mounted.known);
 }
 
 static void
@@ -101,13 +114,14 @@ t_unknown(void **st)
 	(void)st;
 	struct dev_facts f;
 	/* no sysfs entry: nothing known, and nothing said to be 0 */
-	assert_int_equal(dev_facts_block(&f, makedev(8, 200), F), 0);
+	assert_int_equal(dev_facts_block(&f, makedev(8, 200), F, "-"), 0);
 	assert_true(f.devt.known);
 	assert_false(f.logical.known);
 	assert_false(f.physical.known);
 	assert_false(f.capacity.known);
 	assert_false(f.rotational.known);
 	assert_false(f.holders.known);
+	assert_false(f.mounted.known);
 	assert_string_equal(f.sysdir, "");
 	char dir[PATH_MAX];
 	assert_int_equal(sysfs_devt_dir(F, makedev(8, 200), dir, sizeof dir), -ENOENT);
