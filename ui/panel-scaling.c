@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
+#include "inventory/facts.h"
 
 static double
 target_ceiling(struct ui *u, const struct run_snapshot *s, const struct snap_target *t)
@@ -20,8 +21,9 @@ target_ceiling(struct ui *u, const struct run_snapshot *s, const struct snap_tar
 static const char *
 short_name(const char *n)
 {
-	if (strncmp(n, "sim:", 4) == 0 && n[4])
-		return n + 4;
+	const char *rest;
+	if (dev_spec_simulated(n, &rest) && *rest)
+		return rest;
 	if (strncmp(n, "/dev/", 5) == 0 && n[5])
 		return n + 5;
 	return n;

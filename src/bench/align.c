@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include "bench/bench.h"
 #include "util/util.h"
 
@@ -97,33 +95,17 @@ part_cmp(const void *a, const void *b)
 	return (x->num > y->num) - (x->num < y->num);
 }
 
-/* Sector sizes, alignment offset and partitions from sysfs. */
+/* Where the partitions of a whole disk start (sysdir: its sysfs directory). */
 static void
-facts_block(const struct stat *st, struct facts *f)
+facts_parts(const char *sysdir, struct facts *f)
 {
-	char link[64], dev[512], disk[512];
 	uint64_t v;
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st->st_rdev), minor(st->st_rdev));
-	if (!realpath(link, dev))
-		return;
-	snprintf(disk, sizeof(disk), "%s", dev);
-	f->is_part = sys_u64(dev, "partition", &v);
-	if (f->is_part && strrchr(disk, '/'))
-		*strrchr(disk, '/') = 0;
-	if (sys_u64(disk, "queue/logical_block_size", &v))
-		f->logical = (uint32_t)v;
-	if (sys_u64(disk, "queue/physical_block_size", &v))
-		f->physical = (uint32_t)v;
-	f->aoff_known = sys_s64(dev, "alignment_offset", &f->aoff);
-	f->source = "sysfs";
-	if (f->is_part)
-		return;
-	DIR *d = opendir(dev);
+	DIR *d = opendir(sysdir);
 	struct dirent *e;
 	while (d && (e = readdir(d)) && f->n_parts < ALIGN_MAX_PARTS) {
-		char sub[600];
+		char sub[PATH_MAX + 300];
 		struct part *p = &f->parts[f->n_parts];
-		if (e->d_name[0] == '.' || pathf(sub, sizeof(sub), "%s/%s", dev, e->d_name))
+		if (e->d_name[0] == '.' || pathf(sub, sizeof(sub), "%s/%s", sysdir, e->d_name))
 			continue;
 		if (!sys_u64(sub, "partition", &v) || !sys_u64(sub, "start", &p->start))
 			continue;
@@ -136,38 +118,44 @@ facts_block(const struct stat *st, struct facts *f)
 	qsort(f->parts, f->n_parts, sizeof(*f->parts), part_cmp);
 }
 
-/* What the target reports: sysfs for a block device, the model's IDENTIFY
- * for a sim drive, little for a scratch file. */
+/* What the target reports, from its device facts: sysfs for a block
+ * device (IDENTIFY's sector sizes when the inventory has them), the model's
+ * IDENTIFY for a sim drive, little for a scratch file.  The opened target's
+ * facts when the run has them, else read by name. */
 static void
-facts_read(const char *spec, const struct target_ident *id, struct facts *f)
+facts_read(const struct bench_ctx *c, size_t ti, const struct target_ident *id, struct facts *f)
 {
+	struct dev_facts own;
+	const struct dev_facts *df = &own;
+	char err[256];
 	memset(f, 0, sizeof(*f));
 	f->source = "";
-	struct stat st;
-	if (!strncmp(spec, "sim:", 4)) {
-		struct target t;
-		char err[256];
-		uint32_t ph, ao;
-		bool idf;
-		if (target_open(&t, spec, NULL, err, sizeof(err)))
-			return;
-		f->logical = t.logical;
-		if (!sim_target_reported(&t, &ph, &ao, &idf)) {
-			f->physical = ph;
-			f->aoff_known = true;
-			f->aoff = ao;
-			f->source = idf ? "IDENTIFY" : "IDENTIFY word 106 not valid";
-		}
-		target_close(&t);
-	} else if (!stat(spec, &st) && S_ISBLK(st.st_mode)) {
-		facts_block(&st, f);
-		if (id && id->logical.known && id->physical.known && !strcmp(id->sector_source, "identify")) {
-			f->logical = (uint32_t)id->logical.v;
-			f->physical = (uint32_t)id->physical.v;
-			f->source = "IDENTIFY";
-		}
-	} else {
+	if (c->targets && ti < c->n_targets)
+		df = &c->targets[ti].facts;
+	else if (target_facts(c->plan->targets.v[ti], NULL, &own, err, sizeof(err)))
+		own.kind = DEV_FILE;	/* not a device we can name: nothing reported */
+	if (df->kind == DEV_FILE) {
 		f->file = true;
+		return;
+	}
+	f->logical = df->logical.known ? (uint32_t)df->logical.v : 0;
+	f->physical = df->physical.known ? (uint32_t)df->physical.v : 0;
+	f->aoff_known = df->alignment_offset.known;
+	f->aoff = df->alignment_offset.v;
+	if (df->simulated) {
+		f->source = df->sector_source;
+		return;
+	}
+	f->is_part = df->kind == DEV_PARTITION;
+	if (df->sysdir[0]) {
+		f->source = "sysfs";
+		if (!f->is_part)
+			facts_parts(df->sysdir, f);
+	}
+	if (id && id->logical.known && id->physical.known && !strcmp(id->sector_source, "identify")) {
+		f->logical = (uint32_t)id->logical.v;
+		f->physical = (uint32_t)id->physical.v;
+		f->source = "IDENTIFY";
 	}
 }
 
@@ -631,7 +619,7 @@ align_finish(struct bench_ctx *c, struct run_result *r)
 	uint32_t L = n ? p->steps[0].rp.bs : 0, maxsz = 0;
 	for (size_t ti = 0; ti < nt; ti++) {
 		struct facts f;
-		facts_read(p->targets.v[ti], &p->ident[ti], &f);
+		facts_read(c, ti, &p->ident[ti], &f);
 		uint64_t unit = f.logical ? f.logical : L;	/* what an LBA of the region counts */
 		uint32_t prev = 0;
 		uint64_t k = 0;

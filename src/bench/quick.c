@@ -14,10 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 #include "bench/bench.h"
 #include "util/util.h"
 
@@ -99,46 +95,41 @@ pos_of(size_t k, size_t n_cells, size_t loops)
 	return s;
 }
 
-/* Logical sector size of a block device from sysfs (the target is not open
- * yet): 512 for a sim drive, 0 for a directory. */
+/* The device facts of a target by name (the plan's targets are not open
+ * yet); false when it names nothing. */
+static bool
+facts_of(const char *target, struct dev_facts *f)
+{
+	char err[256];
+	return !target_facts(target, NULL, f, err, sizeof(err));
+}
+
+/* Logical sector size of a block device or a sim drive (512 when it does
+ * not say), 0 for a directory. */
 static uint32_t
 logical_of(const char *target)
 {
-	struct stat st;
-	char path[160];
-	uint64_t v;
-	if (!strncmp(target, "sim:", 4))
-		return 512;
-	if (stat(target, &st) || !S_ISBLK(st.st_mode))
+	struct dev_facts f;
+	if (!facts_of(target, &f) || (!f.simulated && !dev_facts_is_block(&f)))
 		return 0;
-	/* a partition has no queue of its own: its disk's */
-	if ((!pathf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/logical_block_size",
-		    major(st.st_rdev), minor(st.st_rdev)) && !read_u64(path, &v) && v) ||
-	    (!pathf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/logical_block_size",
-		    major(st.st_rdev), minor(st.st_rdev)) && !read_u64(path, &v) && v))
-		return (uint32_t)v;
-	return 512;
+	return f.logical.known && f.logical.v ? (uint32_t)f.logical.v : 512;
 }
 
 static bool
 is_block(const char *target)
 {
-	struct stat st;
-	return strncmp(target, "sim:", 4) && !stat(target, &st) && S_ISBLK(st.st_mode);
+	struct dev_facts f;
+	return facts_of(target, &f) && dev_facts_is_block(&f);
 }
 
-/* A block device's size in bytes from sysfs; 0 unknown (or not a device). */
+/* A block device's size in bytes; 0 unknown (or not a device). */
 static uint64_t
 size_of(const char *target)
 {
-	struct stat st;
-	char path[160];
-	uint64_t v;
-	if (!is_block(target) || stat(target, &st) ||
-	    pathf(path, sizeof(path), "/sys/dev/block/%u:%u/size", major(st.st_rdev), minor(st.st_rdev)) ||
-	    read_u64(path, &v))
+	struct dev_facts f;
+	if (!facts_of(target, &f) || !dev_facts_is_block(&f) || !f.capacity.known)
 		return 0;
-	return v * 512;	/* sysfs counts 512-byte sectors whatever the device's */
+	return f.capacity.v;
 }
 
 /* The span a grid covers on a device: its first --file-size bytes (what
@@ -218,69 +209,6 @@ quick_plan(struct plan *p, char *err, size_t errlen)
 
 /* ---- the device behind a target ---- */
 
-/* Mount point, file system and source of the mount holding dir: the
- * mountinfo entry of its device with the longest mount-point prefix. */
-static void
-mount_of(const char *dir, dev_t dev, char *mnt, size_t mn, char *fs, size_t fn, char *src, size_t sn)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[1024];
-	size_t best = 0;
-	mnt[0] = fs[0] = src[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned ma, mi;
-		char mp[512], t[64], s[256];
-		const char *dash = strstr(line, " - ");
-		if (!dash || sscanf(line, "%*u %*u %u:%u %*s %511s", &ma, &mi, mp) != 3 ||
-		    sscanf(dash + 3, "%63s %255s", t, s) != 2)
-			continue;
-		size_t l = strlen(mp);
-		if (makedev(ma, mi) != dev || strncmp(dir, mp, l) ||
-		    (l > 1 && dir[l] && dir[l] != '/') || l < best)
-			continue;
-		best = l;
-		strtrimcpy(mnt, mn, mp);
-		strtrimcpy(fs, fn, t);
-		strtrimcpy(src, sn, s);
-	}
-	fclose(f);
-}
-
-/* The whole disk behind a block device number: name (sda for sda1), "" none. */
-static void
-disk_of(dev_t dev, char *name, size_t n, char *model, size_t mn)
-{
-	char p[128], real[512], disk[512];
-	name[0] = model[0] = 0;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(p, real))
-		return;
-	snprintf(disk, sizeof(disk), "%s", real);
-	if (pathf(p, sizeof(p), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev)) == 0 &&
-	    access(p, F_OK) == 0) {
-		char *sl = strrchr(disk, '/');
-		if (sl)
-			*sl = 0;	/* a partition's parent directory is its disk */
-	}
-	const char *b = strrchr(disk, '/');
-	strtrimcpy(name, n, b ? b + 1 : disk);
-	char mp[600];
-	if (snprintf(mp, sizeof(mp), "%s/device/model", disk) < (int)sizeof(mp))
-		read_text(mp, model, mn);
-	if (!model[0] && !strncmp(name, "loop", 4) &&
-	    snprintf(mp, sizeof(mp), "%s/loop/backing_file", disk) < (int)sizeof(mp)) {
-		char back[256], t[300];
-		if (!read_text(mp, back, sizeof(back))) {
-			snprintf(t, sizeof(t), "loop on %s", back);
-			strtrimcpy(model, mn, t);
-		}
-	}
-	if (!model[0] && !strncmp(name, "zram", 4))
-		snprintf(model, mn, "compressed RAM disk");
-}
-
 struct device_facts {
 	char kind[16];		/* scratch file, block device, sim drive */
 	char fs[64];		/* file system ("" for a device) */
@@ -289,38 +217,30 @@ struct device_facts {
 	char model[300];
 };
 
+/* What the result says of the device: from the target's facts. */
 static void
 device_facts(const char *target, struct device_facts *d)
 {
-	struct stat st;
+	struct dev_facts f;
 	memset(d, 0, sizeof(*d));
-	if (!strncmp(target, "sim:", 4)) {
+	if (!facts_of(target, &f))
+		return;
+	if (f.simulated) {
 		snprintf(d->kind, sizeof(d->kind), "sim drive");
-		snprintf(d->model, sizeof(d->model), "%.100s", target + 4);
+		snprintf(d->model, sizeof(d->model), "%.100s", f.name);
 		return;
 	}
-	if (stat(target, &st))
-		return;
-	char name[64], src[256];
-	if (S_ISBLK(st.st_mode)) {
+	snprintf(d->model, sizeof(d->model), "%s", f.model);
+	if (f.kind != DEV_FILE) {
 		snprintf(d->kind, sizeof(d->kind), "block device");
-		disk_of(st.st_rdev, name, sizeof(name), d->model, sizeof(d->model));
 		strtrimcpy(d->device, sizeof(d->device), target);
 		return;
 	}
-	char real[PATH_MAX];
-	if (!realpath(target, real))
-		snprintf(real, sizeof(real), "%s", target);
 	snprintf(d->kind, sizeof(d->kind), "scratch file");
-	mount_of(real, st.st_dev, d->mount, sizeof(d->mount), d->fs, sizeof(d->fs), src, sizeof(src));
-	disk_of(st.st_dev, name, sizeof(name), d->model, sizeof(d->model));
-	if (name[0])
-		snprintf(d->device, sizeof(d->device), "/dev/%.64s", name);
-	if (!d->fs[0]) {
-		struct statfs sf;
-		if (!statfs(real, &sf))
-			snprintf(d->fs, sizeof(d->fs), "fs 0x%lx", (unsigned long)sf.f_type);
-	}
+	snprintf(d->mount, sizeof(d->mount), "%s", f.mount);
+	snprintf(d->fs, sizeof(d->fs), "%s", f.fs);
+	if (f.disk[0])
+		snprintf(d->device, sizeof(d->device), "/dev/%.64s", f.disk);
 }
 
 /* "scratch file on ext4 at /mnt/x, /dev/loop3 (loop on /var/img)" */

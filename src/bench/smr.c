@@ -19,8 +19,6 @@
 #include "bench/smr-int.h"
 #include "inventory/inventory.h"
 #include "inventory/smr.h"
-#include "sim/drive.h"
-#include "sim/sim.h"
 
 #define GAP_MIN_NS 100000000ull	/* gaps kept: the shortest --stall allowed */
 #define ROTATING_MAX_IOPS 400	/* random writes a 5400-7200 rpm head can place, with NCQ */
@@ -130,22 +128,16 @@ prior_read(struct smr_prior *P, const struct target *t)
 		snprintf(P->media, sizeof(P->media), "scratch file");
 		return;
 	}
-	if (t->kind == TGT_SIM) {
-		const struct sim_drive *sd = t->sim;
-		if (sd && !sim_model_inventory(&inv, sd->m) && inv.n_drv)
-			prior_from_drive(P, &inv.drv[inv.n_drv - 1]);
-	} else {
-		struct inventory_opts io;
-		inventory_opts_default(&io);
-		if (!inventory_scan(&inv, &io)) {
-			struct drive *d = inventory_find_drive(&inv, t->path);
-			if (d)
-				prior_from_drive(P, d);
-			else
-				snprintf(P->line[P->n_line++], sizeof(P->line[0]),
-					 "%.100s is not in the inventory", t->path);
-		}
-	}
+	/* the drive as its source shows it: the inventory's scan, a sim
+	 * drive's model */
+	const struct dev_source *src = t->facts.source;
+	struct drive *d = NULL;
+	int rc = src && src->drive ? src->drive(&t->facts, t->path, &inv, &d) : -ENOENT;
+	if (!rc && d)
+		prior_from_drive(P, d);
+	else if (rc == -ENOENT && !t->facts.simulated)
+		snprintf(P->line[P->n_line++], sizeof(P->line[0]), "%.100s is not in the inventory",
+			 t->path);
 	inventory_free(&inv);
 }
 

@@ -2,17 +2,17 @@
  * its reads: SMART (temperature, the attributes that predict failure) and
  * the drive's inventory checks (link below capability, SATA link below the
  * drive's maximum, a 4K drive reporting 512, an SMR family).  One inventory
- * scan per snapshot, ATA queries on; sim drives answer from their model's
- * [smart] section.  Unknown stays unknown: a loop device has no SMART. */
+ * scan per snapshot, ATA queries on; each target's facts name the source
+ * of its SMART (the inventory's readers; a sim drive's model, its [smart]
+ * section).  Unknown stays unknown: a loop device has no SMART. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench/triage-int.h"
+#include "inventory/facts.h"
 #include "inventory/inventory.h"
-#include "sim/drive.h"
-#include "sim/model.h"
-#include "sim/sim.h"
 #include "util/util.h"
 
 const uint8_t triage_smart_ids[TRI_SMART_N] = { 5, 187, 188, 196, 197, 198, 199 };
@@ -79,34 +79,21 @@ snap_drive(struct tri_snap *s, const struct drive *d, const struct inventory *in
 	}
 }
 
-/* The self-test log: a sim drive's from its model (its "during" entries in
- * the snapshot after), an ATA drive's over SG_IO; both through the parser. */
+/* The self-test log, from the target's source (an ATA drive's over SG_IO,
+ * a sim drive's model with its "during" entries in the snapshot after),
+ * through the parser. */
 static void
 snap_selftest(struct tri_snap *s, const struct target *tg, bool after)
 {
 	uint8_t log[ATA_SELFTEST_SIZE];
-	if (tg->kind == TGT_SIM && tg->sim) {
-		const struct sim_drive_model *m = ((const struct sim_drive *)tg->sim)->m;
-		if (!m->smart) {
-			snprintf(s->st_reason, sizeof(s->st_reason), "the sim model has no SMART");
-			return;
-		}
-		struct ata_selftest e[ATA_SELFTEST_N];
-		size_t n = 0;
-		for (int pass = 0; pass < 2; pass++)	/* newest first: the run's entries, then the rest */
-			for (size_t k = m->n_selftest; k-- > 0 && n < ATA_SELFTEST_N;)
-				if (m->selftest[k].during == !pass && (!m->selftest[k].during || after))
-					e[n++] = (struct ata_selftest){ .type = m->selftest[k].type,
-									.status = m->selftest[k].status,
-									.hours = m->selftest[k].hours,
-									.lba = m->selftest[k].lba };
-		ata_selftest_build(e, n, log);
-	} else if (!s->smart) {
+	const struct dev_source *src = tg->facts.source;
+	if (!src || !src->selftest_log) {
 		snprintf(s->st_reason, sizeof(s->st_reason), "no SMART");
 		return;
-	} else if (ata_sgio_selftest_log(tg->path, 5000, log, s->st_reason, sizeof(s->st_reason))) {
-		return;
 	}
+	if (src->selftest_log(&tg->facts, tg->path, after, s->smart, log, s->st_reason,
+			      sizeof(s->st_reason)))
+		return;
 	s->st_known = !ata_selftest_parse(log, &s->st, s->st_reason, sizeof(s->st_reason));
 }
 
@@ -154,22 +141,38 @@ triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, unsign
 	}
 }
 
+/* The snapshot after the reads: SMART as the target's source says it reads
+ * once they ran (a sim drive's sectors remapped or marked, its warming
+ * meanwhile), on a copy: the drive may be another target's too. */
+static void
+snap_drive_after(struct tri_snap *s, struct drive *d, const struct inventory *inv,
+		 const struct target *tg)
+{
+	const struct dev_source *src = tg->facts.source;
+	struct smart_info keep = d->ata.smart;
+	struct smart_attr *a = NULL;
+	if (src && src->smart_after &&
+	    (!keep.n_attrs || (a = malloc(keep.n_attrs * sizeof(*a))))) {
+		if (a) {
+			memcpy(a, keep.attrs, keep.n_attrs * sizeof(*a));
+			d->ata.smart.attrs = a;
+		}
+		src->smart_after(&tg->facts, &d->ata.smart);
+	}
+	snap_drive(s, d, inv);
+	d->ata.smart = keep;
+	free(a);
+}
+
 int
 triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after, struct tri_snap *out)
 {
 	struct inventory_opts o;
 	inventory_opts_default(&o);
-	bool sim = false;
+	/* a scan that shows every target (a sim drive: its rig) */
 	for (size_t t = 0; t < n; t++)
-		sim |= tg[t].kind == TGT_SIM;
-	const struct sim_rig *rig = NULL;
-	struct sim_ctrl *ctrls = NULL;
-	char err[256] = "";
-	if (sim && !sim_rig_get(&rig, &ctrls, err, sizeof(err)) && rig) {
-		o.demo = true;
-		o.demo_rig = rig->file;	/* the rig loaded now: kept as it is */
-		o.extra_drives = sim_inventory_source;	/* else no sim drive, no SMART: ENOSYS */
-	}
+		if (tg[t].facts.source && tg[t].facts.source->scan_opts)
+			tg[t].facts.source->scan_opts(&tg[t].facts, &o);
 	struct inventory inv = { 0 };
 	int rc = inventory_scan(&inv, &o);
 	for (size_t t = 0; t < n; t++) {
@@ -180,28 +183,16 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 		struct drive *d = rc ? NULL : inventory_match_drive(&inv, p->targets.v[t]);
 		if (!d && !rc && tg[t].path[0])
 			d = inventory_find_drive(&inv, tg[t].path);
-		if (d)
+		if (d && after)
+			snap_drive_after(s, d, &inv, &tg[t]);
+		else if (d)
 			snap_drive(s, d, &inv);
 		else if (rc)
 			snprintf(s->reason, sizeof(s->reason), "the inventory could not be read: %s", strerror(-rc));
 		else
 			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
-		if (d || tg[t].kind == TGT_SIM)
+		if (d || tg[t].facts.simulated)
 			snap_selftest(s, &tg[t], after);
-		if (after && s->smart && tg[t].kind == TGT_SIM && tg[t].sim) {
-			/* a sim drive's sectors remapped or marked during the run */
-			const struct sim_drive_model *m = ((const struct sim_drive *)tg[t].sim)->m;
-			for (size_t k = 0; k < TRI_SMART_N; k++) {
-				uint64_t add = triage_smart_ids[k] == 5 ? m->reallocated_during :
-					       triage_smart_ids[k] == 197 ? m->pending_during : 0;
-				if (add && s->attr[k].known)
-					s->attr[k].v += add;
-			}
-			if (m->temperature_during > 0) {	/* it warmed up under the reads */
-				s->temp_known = true;
-				s->temp_c = m->temperature_during;
-			}
-		}
 	}
 	inventory_free(&inv);
 	return rc;

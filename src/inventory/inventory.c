@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "inventory/facts.h"
 #include "inventory/inventory.h"
 #include "inventory/ata.h"
 #include "inventory/pci.h"
@@ -137,7 +138,8 @@ inventory_match_drive(struct inventory *inv, const char *name)
 	/* /dev/disk/by-id/..., by-path, a symlink: the node it names */
 	if (name[0] == '/' && realpath(name, real) && (d = inventory_find_drive(inv, real)))
 		return d;
-	if (strncmp(name, "sim:", 4) == 0 && (d = inventory_find_drive(inv, name + 4)))
+	const char *rest;
+	if (dev_spec_simulated(name, &rest) && (d = inventory_find_drive(inv, rest)))
 		return d;
 	for (size_t i = 0; i < inv->n_drv; i++) {
 		const struct drive *x = &inv->drv[i];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "inventory/facts.h"
 #include "inventory/sysfs.h"
 
 struct scan {
@@ -49,24 +50,20 @@ attr_exists(const char *dir, const char *rel)
 	return pathf(p, sizeof p, "%s/%s", dir, rel) == 0 && access(p, F_OK) == 0;
 }
 
-/* A number from sysfs; zero_unknown: 0 means "not reported" (optimal_io_size). */
+/* A number from sysfs (the facts' reader); zero_unknown: 0 means "not
+ * reported" (optimal_io_size). */
 static void
 attr_u64(struct scan *s, const char *name, const char *dir, const char *rel,
 	 struct ds_u64 *out, bool zero_unknown)
 {
-	char buf[64], *end;
+	struct known_u64 v;
+	int rc = sysfs_u64(dir, rel, &v);
 	out->known = false;
-	if (attr_text(s, name, dir, rel, buf, sizeof buf) < 0)
+	if (rc < 0 && rc != -ENOENT && rc != -ENOTDIR)
+		note(s, "%s: cannot read %s: %s", name, rel, -rc);
+	if (rc < 0 || (v.v == 0 && zero_unknown))
 		return;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 0);
-	if (end == buf || *end || errno || buf[0] == '-') {
-		note(s, "%s: cannot read %s: %s", name, rel, EINVAL);
-		return;
-	}
-	if (v == 0 && zero_unknown)
-		return;
-	DS_SET(*out, v);
+	DS_SET(*out, v.v);
 }
 
 static bool
@@ -108,30 +105,12 @@ read_wwn(const char *dir, char *dst, size_t n)
 	}
 }
 
-/* Unit serial number VPD page (0x80): 4-byte header, then ASCII. */
+/* Unit serial number VPD page (0x80), trimmed (the facts' reader). */
 static void
 read_vpd80(const char *dir, char *dst, size_t n)
 {
-	char p[PATH_MAX];
-	unsigned char buf[260];
-	if (pathf(p, sizeof p, "%s/device/vpd_pg80", dir))
-		return;
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t r = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (r < 4 || buf[1] != 0x80)
-		return;
-	size_t len = ((size_t)buf[2] << 8) | buf[3];
-	if (len > (size_t)r - 4)
-		len = (size_t)r - 4;
 	char text[260];
-	size_t k = 0;
-	for (size_t i = 0; i < len; i++)
-		if (isprint(buf[4 + i]))
-			text[k++] = (char)buf[4 + i];
-	text[k] = '\0';
+	sysfs_vpd80(dir, text, sizeof text);
 	strtrimcpy(dst, n, text);
 }
 
@@ -422,23 +401,6 @@ find_by_path(const char *devroot, const char *name, char *out, size_t n)
 	free(ents);
 }
 
-/* /proc/mounts escapes space, tab, newline and backslash as \ooo. */
-static void
-unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; ) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 4;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
-
 /* Device-mapper name of holder dm-N ("vg-lv"), for /dev/mapper sources. */
 static void
 dm_name(struct scan *s, const char *holder, char *out, size_t n)
@@ -472,8 +434,8 @@ find_mounts(struct scan *s, struct drive *d)
 		char src[1024], mnt[2048];
 		if (sscanf(line, "%1023s %2047s", src, mnt) != 2)
 			continue;
-		unescape(src);
-		unescape(mnt);
+		mount_unescape(src);	/* /proc/mounts escapes as mountinfo does */
+		mount_unescape(mnt);
 		const char *rel = dev_relative(s, src);
 		if (!rel)
 			continue;
@@ -572,6 +534,24 @@ check_access(struct scan *s, struct drive *d, const char *dir)
 	note(s, "%s: cannot open %s read-only: %s", d->name, d->path, err);
 }
 
+/* The queue's sector sizes, by the one reader of them (facts.h). */
+static void
+sector_sizes(struct scan *s, const char *name, const char *dir, struct drive *d)
+{
+	static const char *const rel[2] = { "queue/logical_block_size", "queue/physical_block_size" };
+	struct known_u64 v[2];
+	struct ds_u64 *out[2] = { &d->logical, &d->physical };
+	int rc[2];
+	sysfs_sector_sizes(dir, &v[0], &v[1], rc);
+	for (int i = 0; i < 2; i++) {
+		out[i]->known = false;
+		if (rc[i] < 0 && rc[i] != -ENOENT && rc[i] != -ENOTDIR)
+			note(s, "%s: cannot read %s: %s", name, rel[i], -rc[i]);
+		else if (v[i].known)
+			DS_SET(*out[i], v[i].v);
+	}
+}
+
 static void
 fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, enum kind k)
 {
@@ -616,8 +596,7 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 	attr_u64(s, name, dir, "size", &size, false);
 	if (size.known)
 		DS_SET(d->capacity_bytes, size.v * 512);	/* always 512-byte units */
-	attr_u64(s, name, dir, "queue/logical_block_size", &d->logical, false);
-	attr_u64(s, name, dir, "queue/physical_block_size", &d->physical, false);
+	sector_sizes(s, name, dir, d);
 	if (d->logical.known)
 		strcpy(d->sector_source, "sysfs");
 	attr_u64(s, name, dir, "queue/minimum_io_size", &d->min_io, false);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "inventory/facts.h"
 #include "io/guard.h"
 #include "util/util.h"
 
@@ -21,17 +22,6 @@ static const char *
 dflt(const char *s, const char *d)
 {
 	return s && *s ? s : d;
-}
-
-/* The resolved sysfs directory of device number d: 0 or -ENOENT. */
-static int
-devt_dir(const char *root, dev_t d, char *out)
-{
-	char p[PATH_MAX];
-	if (pathf(p, sizeof p, "%s/dev/block/%u:%u", root, major(d), minor(d)) < 0 ||
-	    !realpath(p, out))
-		return -ENOENT;
-	return 0;
 }
 
 /* Copy trimmed on both sides (VPD serials are often space-padded). */
@@ -46,29 +36,12 @@ trimcpy(char *dst, size_t n, const char *src)
 		dst[--l] = '\0';
 }
 
-/* Unit serial number VPD page (0x80): 4-byte header, then ASCII. */
+/* Unit serial number VPD page (0x80), by the inventory's reader. */
 static void
 read_vpd80(const char *dir, char *dst, size_t n)
 {
-	char p[PATH_MAX], text[260];
-	unsigned char buf[260];
-	size_t k = 0;
-	int fd;
-
-	if (pathf(p, sizeof p, "%s/device/vpd_pg80", dir) < 0 ||
-	    (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	ssize_t r = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (r < 4 || buf[1] != 0x80)
-		return;
-	size_t len = ((size_t)buf[2] << 8) | buf[3];
-	if (len > (size_t)r - 4)
-		len = (size_t)r - 4;
-	for (size_t i = 0; i < len; i++)
-		if (isprint(buf[4 + i]))
-			text[k++] = (char)buf[4 + i];
-	text[k] = '\0';
+	char text[260];
+	sysfs_vpd80(dir, text, sizeof text);
 	trimcpy(dst, n, text);
 }
 
@@ -89,26 +62,22 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 		 size_t errlen)
 {
 	const char *root = dflt(sysfs_root, "/sys");
-	char dir[PATH_MAX], disk[PATH_MAX], p[PATH_MAX + 16], w[64];
-	uint64_t sectors;
+	char w[64];
+	struct dev_facts f;
 
 	memset(c, 0, sizeof *c);
 	c->devt = d;
 	c->exact = true;
-	if (devt_dir(root, d, dir) < 0) {
+	/* where the device is, its disk, its capacity: its device facts */
+	dev_facts_block(&f, d, root, "-");	/* identity only: no mounts */
+	if (!f.sysdir[0]) {
 		snprintf(err, errlen,
 			 "refused: device %u:%u has no entry in %s/dev/block, so its identity cannot be read",
 			 major(d), minor(d), root);
 		return -EPERM;
 	}
 	/* A partition's serial, WWN and backing file are its disk's. */
-	strtrimcpy(disk, sizeof disk, dir);
-	snprintf(p, sizeof p, "%s/partition", dir);
-	if (access(p, F_OK) == 0) {
-		snprintf(p, sizeof p, "%s/..", dir);
-		if (!realpath(p, disk))
-			strtrimcpy(disk, sizeof disk, dir);
-	}
+	const char *disk = f.diskdir;
 	read_attr(disk, "serial", c->serial, sizeof c->serial);
 	if (!c->serial[0])
 		read_attr(disk, "device/serial", c->serial, sizeof c->serial);
@@ -120,8 +89,8 @@ guard_ident_read(struct guard_confirm *c, dev_t d, const char *sysfs_root, char 
 	if (strncmp(w, "naa.", 4) == 0 || strncmp(w, "eui.", 4) == 0)
 		strtrimcpy(c->wwn, sizeof c->wwn, w);
 	read_attr(disk, "loop/backing_file", c->backing, sizeof c->backing);
-	if (pathf(p, sizeof p, "%s/size", dir) == 0 && read_u64(p, &sectors) == 0)
-		c->capacity = sectors * 512;	/* always 512-byte units */
+	if (f.capacity.known)
+		c->capacity = f.capacity.v;
 	return 0;
 }
 

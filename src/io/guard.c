@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include "inventory/facts.h"
 #include "io/guard.h"
 #include "util/util.h"
 
@@ -42,17 +43,6 @@ exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* The resolved sysfs directory of device number d: 0 or -ENOENT. */
-static int
-devt_dir(const char *root, dev_t d, char *out)
-{
-	char p[PATH_MAX];
-	if (pathf(p, sizeof p, "%s/dev/block/%u:%u", root, major(d), minor(d)) < 0 ||
-	    !realpath(p, out))
-		return -ENOENT;
-	return 0;
-}
-
 static const char *
 base(const char *p)
 {
@@ -80,7 +70,7 @@ guard_family_load(struct guard_family *f, const char *sysfs_root, dev_t d, const
 	int rc = 0;
 
 	memset(f, 0, sizeof *f);
-	if (devt_dir(root, d, dir) < 0) {
+	if (sysfs_devt_dir(root, d, dir, sizeof dir) < 0) {
 		snprintf(err, errlen,
 			 "refused: %s (device %u:%u) has no entry in %s/dev/block, so its users cannot be checked",
 			 devpath, major(d), minor(d), root);
@@ -176,57 +166,16 @@ member(const struct guard_family *f, int i, char *out, size_t n)
 		snprintf(out, n, "/dev/%s", f->name[i]);
 }
 
-/* mountinfo and swaps escape space, tab, newline and backslash as \ooo. */
-static void
-unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
-/* One mountinfo line: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPT...] -
- * FSTYPE SOURCE SUPEROPTS".  false when it does not have that shape. */
-static bool
-mountinfo_parse(char *line, dev_t *d, char **mnt, char **src)
-{
-	char *tok[64], *save = NULL;
-	unsigned ma, mi;
-	int n = 0, dash = -1;
-
-	for (char *t = strtok_r(line, " \n", &save); t && n < 64; t = strtok_r(NULL, " \n", &save))
-		tok[n++] = t;
-	for (int i = 6; i < n && dash < 0; i++)
-		if (strcmp(tok[i], "-") == 0)
-			dash = i;
-	if (n < 6 || dash < 0 || dash + 2 >= n || sscanf(tok[2], "%u:%u", &ma, &mi) != 2)
-		return false;
-	*d = makedev(ma, mi);
-	*mnt = tok[4];
-	*src = tok[dash + 2];
-	unescape(*mnt);
-	unescape(*src);
-	return true;
-}
-
 int
 guard_check_mounts(const struct guard_family *f, const char *mountinfo_file, char *err,
 		   size_t errlen)
 {
 	const char *mf = dflt(mountinfo_file, "/proc/self/mountinfo");
 	FILE *fp = fopen(mf, "re");
-	char *line = NULL, *src, *mnt, who[160];
+	char *line = NULL, who[160];
+	struct mount_line m;
 	size_t cap = 0;
 	unsigned ln = 0;
-	dev_t d;
 	int rc = 0, i;
 
 	if (!fp) {
@@ -237,14 +186,14 @@ guard_check_mounts(const struct guard_family *f, const char *mountinfo_file, cha
 	}
 	while (rc == 0 && getline(&line, &cap, fp) > 0) {
 		ln++;
-		if (!mountinfo_parse(line, &d, &mnt, &src)) {
+		if (!mountinfo_parse(line, &m)) {
 			snprintf(err, errlen,
 				 "refused: cannot parse line %u of %s to check whether %s is mounted",
 				 ln, mf, f->dev);
 			rc = -EPERM;
-		} else if ((i = family_index(f, d)) >= 0 || (i = family_match_path(f, src)) >= 0) {
+		} else if ((i = family_index(f, m.devt)) >= 0 || (i = family_match_path(f, m.src)) >= 0) {
 			member(f, i, who, sizeof who);
-			snprintf(err, errlen, "refused: %s is mounted on %s", who, mnt);
+			snprintf(err, errlen, "refused: %s is mounted on %s", who, m.mnt);
 			rc = -EPERM;
 		}
 	}
@@ -320,7 +269,7 @@ guard_check_swaps(const struct guard_family *f, const char *swaps_file, char *er
 		save = NULL;
 		if (first || !(src = strtok_r(line, " \t\n", &save)))
 			continue;
-		unescape(src);
+		mount_unescape(src);
 		char *del = strstr(src, " (deleted)");
 		if (del)
 			*del = '\0';
@@ -357,9 +306,10 @@ root_devices(const struct guard_env *env, dev_t *v, size_t *n, char *err, size_t
 {
 	const char *root = dflt(env->sysfs_root, "/sys");
 	const char *mf = dflt(env->mountinfo_file, "/proc/self/mountinfo");
-	char *line = NULL, *src, *mnt, p[PATH_MAX + 300];
+	char *line = NULL, p[PATH_MAX + 300];
+	struct mount_line m;
 	size_t cap = 0;
-	dev_t d, rd = env->root_dev;
+	dev_t rd = env->root_dev;
 	struct stat st;
 	int rc = 0;
 
@@ -382,9 +332,9 @@ root_devices(const struct guard_env *env, dev_t *v, size_t *n, char *err, size_t
 	}
 	dev_t last = 0, last_src = 0;
 	while (getline(&line, &cap, fp) > 0)
-		if (mountinfo_parse(line, &d, &mnt, &src) && strcmp(mnt, "/") == 0) {
-			last = d;
-			last_src = src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode) ?
+		if (mountinfo_parse(line, &m) && strcmp(m.mnt, "/") == 0) {
+			last = m.devt;
+			last_src = m.src[0] == '/' && stat(m.src, &st) == 0 && S_ISBLK(st.st_mode) ?
 					   st.st_rdev : 0;
 		}
 	free(line);

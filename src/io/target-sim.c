@@ -13,18 +13,18 @@ int
 sim_target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
 		size_t errlen)
 {
-	const char *name = strncmp(spec, "sim:", 4) == 0 ? spec + 4 : spec;
+	const char *name;
+	dev_spec_simulated(spec, &name);
 	double speed = o ? o->sim_speed : 0;
 	struct sim_drive *d;
 	int r = sim_drive_open(spec, o ? o->sim_seed : SIM_DEFAULT_SEED, speed <= 0, &d, err, errlen);
 	if (r)
 		return r;
 	const struct sim_drive_model *m = d->m;
-	struct sim_ctrl *ctrl = d->ctrl;
 	t->sim_speed = speed > 0 ? speed : 0;
 	snprintf(t->spec, sizeof t->spec, "%s", spec);
 	snprintf(t->name, sizeof t->name, "%s", spec);
-	snprintf(t->path, sizeof t->path, "sim:%s", name);
+	snprintf(t->path, sizeof t->path, DEV_SIM_PREFIX "%s", name);
 	t->kind = TGT_SIM;
 	t->fd = -1;
 	t->size = m->capacity;
@@ -34,8 +34,21 @@ sim_target_open(struct target *t, const char *spec, const struct target_opts *o,
 	t->offset_align = m->logical;
 	t->writable = true;	/* a sim drive holds no data: nothing to guard */
 	t->created = false;
-	t->controller = ctrl ? ctrl->inv_index : -1;
+	sim_drive_facts(d, &t->facts);
 	t->sim = d;
+	return 0;
+}
+
+int
+sim_target_facts(const char *spec, const struct target_opts *o, struct dev_facts *f, char *err,
+		 size_t errlen)
+{
+	struct sim_drive *d;
+	int r = sim_drive_open(spec, o ? o->sim_seed : SIM_DEFAULT_SEED, true, &d, err, errlen);
+	if (r)
+		return r;
+	sim_drive_facts(d, f);
+	sim_drive_free(d);
 	return 0;
 }
 
@@ -89,17 +102,3 @@ sim_target_stats(const struct target *t, struct sim_drive_stats *st)
 	st->errors = d->errors;
 	return 0;
 }
-
-int
-sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
-		    bool *identify)
-{
-	if (t->kind != TGT_SIM || !t->sim)
-		return -EINVAL;
-	const struct sim_drive_model *m = ((const struct sim_drive *)t->sim)->m;
-	*identify = m->sector_sizes_reported;
-	*physical = m->sector_sizes_reported ? m->physical_reported : m->logical;
-	*align_offset = m->sector_sizes_reported ? m->align_offset : 0;
-	return 0;
-}
-

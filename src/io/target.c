@@ -94,6 +94,13 @@ open_block(struct target *t, const char *path, const struct target_opts *o, char
 	/* The rule: offsets and sizes follow the logical block size. */
 	t->offset_align = off > t->logical ? off : t->logical;
 	t->direct = true;
+	/* the facts of the device the descriptor holds (not of the name: it
+	 * may have changed hands since) */
+	struct stat st;
+	if (fstat(t->fd, &st) == 0)
+		dev_facts_block(&t->facts, st.st_rdev, o->sysfs_root, o->mountinfo_file);
+	else
+		t->facts.source = &dev_source_inventory;	/* where it is: unknown */
 	return 0;
 }
 
@@ -355,6 +362,7 @@ open_scratch(struct target *t, const char *dir, const struct target_opts *o, cha
 	t->size = size;
 	t->writable = true;
 	t->keep = o->keep;
+	dev_facts_dir(&t->facts, real, st.st_dev, o->sysfs_root, o->mountinfo_file);
 	return 0;
 space:
 	fill_error(dir, size, rc, err, errlen);
@@ -363,20 +371,38 @@ fail:
 	return rc;
 }
 
+/* "sdb" means /dev/sdb when that is a block device; else spec as named.
+ * 0 and *st, or -errno with one line in err. */
+static int
+spec_path(const char *spec, char *path, size_t n, struct stat *st, char *err, size_t errlen)
+{
+	if (!strchr(spec, '/') && pathf(path, n, "/dev/%s", spec) == 0 &&
+	    stat(path, st) == 0 && S_ISBLK(st->st_mode))
+		return 0;
+	strtrimcpy(path, n, spec);
+	if (stat(path, st) < 0) {
+		int rc = -errno;
+		snprintf(err, errlen, "%s: %s", spec,
+			 rc == -ENOENT ? "no such device or directory" : strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+static const struct target_opts no_opts = { .sim_seed = SIM_DEFAULT_SEED };
+
 int
 target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
 	    size_t errlen)
 {
-	static const struct target_opts none = { .sim_seed = SIM_DEFAULT_SEED };
 	char path[PATH_MAX];
 	struct stat st;
 	int rc;
 
 	if (!o)
-		o = &none;
+		o = &no_opts;
 	memset(t, 0, sizeof *t);
 	t->fd = -1;
-	t->controller = -1;
 	if (errlen)
 		err[0] = '\0';
 	if (!spec || !*spec) {
@@ -384,20 +410,10 @@ target_open(struct target *t, const char *spec, const struct target_opts *o, cha
 		return -EINVAL;
 	}
 	strtrimcpy(t->spec, sizeof t->spec, spec);
-	if (strncmp(spec, "sim:", 4) == 0)
+	if (dev_spec_simulated(spec, NULL))
 		return sim_target_open(t, spec, o, err, errlen);
-	/* "sdb" means /dev/sdb when that is a block device. */
-	if (!strchr(spec, '/') && pathf(path, sizeof path, "/dev/%s", spec) == 0 &&
-	    stat(path, &st) == 0 && S_ISBLK(st.st_mode))
-		;
-	else
-		strtrimcpy(path, sizeof path, spec);
-	if (stat(path, &st) < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", spec,
-			 rc == -ENOENT ? "no such device or directory" : strerror(-rc));
+	if ((rc = spec_path(spec, path, sizeof path, &st, err, errlen)) < 0)
 		return rc;
-	}
 	if (S_ISBLK(st.st_mode))
 		rc = open_block(t, path, o, err, errlen);
 	else if (S_ISDIR(st.st_mode))
@@ -416,6 +432,38 @@ target_open(struct target *t, const char *spec, const struct target_opts *o, cha
 	if (rc < 0)
 		target_close(t);
 	return rc;
+}
+
+int
+target_facts(const char *spec, const struct target_opts *o, struct dev_facts *f, char *err,
+	     size_t errlen)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (!o)
+		o = &no_opts;
+	memset(f, 0, sizeof *f);
+	if (errlen)
+		err[0] = '\0';
+	if (!spec || !*spec) {
+		snprintf(err, errlen, "empty target name");
+		return -EINVAL;
+	}
+	if (dev_spec_simulated(spec, NULL))
+		return sim_target_facts(spec, o, f, err, errlen);
+	if ((rc = spec_path(spec, path, sizeof path, &st, err, errlen)) < 0)
+		return rc;
+	if (S_ISBLK(st.st_mode))
+		return dev_facts_block(f, st.st_rdev, o->sysfs_root, o->mountinfo_file);
+	if (S_ISDIR(st.st_mode)) {
+		if (!realpath(path, real))
+			strtrimcpy(real, sizeof real, path);
+		return dev_facts_dir(f, real, st.st_dev, o->sysfs_root, o->mountinfo_file);
+	}
+	snprintf(err, errlen, "%s: not a block device or a directory", spec);
+	return -EINVAL;
 }
 
 void

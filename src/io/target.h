@@ -1,11 +1,14 @@
 /* target.h - a thing to test: a block device, a scratch file in a directory
- * the user names, or a simulated drive. */
+ * the user names, or a simulated drive.  Each carries its device facts
+ * (inventory/facts.h), filled once by target_open: tests and the guard read
+ * those, never sysfs or the simulator themselves. */
 #ifndef DS_TARGET_H
 #define DS_TARGET_H
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "inventory/facts.h"
 #include "io/guard.h"
 
 enum target_kind { TGT_BLOCK, TGT_FILE, TGT_SIM };
@@ -37,15 +40,17 @@ struct target {
 	enum target_kind kind;
 	int fd;				/* -1 for sim */
 	char path[PATH_MAX];		/* device or scratch file */
-	uint64_t size;			/* usable bytes */
-	uint32_t logical, physical;	/* sector sizes, bytes */
+	/* the I/O geometry: usable bytes (a scratch file: its size), the sector
+	 * sizes I/O follows (a block device: as its descriptor says) */
+	uint64_t size;
+	uint32_t logical, physical;
 	uint32_t mem_align, offset_align;	/* O_DIRECT alignment (STATX_DIOALIGN or logical) */
 	bool writable;			/* opened for writing (guard passed) */
 	bool created;			/* scratch file created by us (removed on close unless keep) */
 	bool unnamed;			/* scratch file made with O_TMPFILE: path is only for messages */
 	bool keep;
-	int controller;			/* inventory controller index, -1 unknown */
-	void *sim;			/* engine-sim's per-drive state */
+	struct dev_facts facts;		/* what the device is (facts.h), filled at open */
+	void *sim;			/* engine-sim's per-drive state (io/ only) */
 	double sim_speed;		/* sim: 0 virtual clock, else real time x this */
 	bool direct;			/* opened O_DIRECT (false only for a scratch file on tmpfs/ramfs) */
 	char notice[256];		/* one line the runner should print once (e.g. buffered fallback), "" = none */
@@ -71,6 +76,11 @@ struct target {
  * that names the target.  o may be NULL (read-only, defaults). */
 int target_open(struct target *t, const char *spec, const struct target_opts *o,
 		char *err, size_t errlen);
+/* The facts of what spec names without opening it (a test's plan, before
+ * any target is open): a block device's, a directory's file system's, a
+ * sim drive's.  0, or -errno + one line in err.  o may be NULL. */
+int target_facts(const char *spec, const struct target_opts *o, struct dev_facts *f, char *err,
+		 size_t errlen);
 /* Finish what target_open left for later (opts.defer_fill): fill a scratch
  * file, calling progress(arg, 0..1) now and then; a nonzero return from
  * progress stops it (-EINTR).  Slow (a 1 GiB file): the runner calls it on
@@ -92,6 +102,9 @@ int target_check_io(const struct target *t, uint64_t offset, uint32_t len, char 
 int sim_target_open(struct target *t, const char *spec, const struct target_opts *o, char *err,
 		    size_t errlen);
 void sim_target_close(struct target *t);
+/* A sim drive's facts without keeping it open (target_facts). */
+int sim_target_facts(const char *spec, const struct target_opts *o, struct dev_facts *f,
+		     char *err, size_t errlen);
 /* TRIM a range of a sim drive (SMR model state); idle it for seconds of its
  * clock (SMR media cache cleaning catches up).  0 / -EINVAL (trim: -EOPNOTSUPP
  * when the model has no TRIM). */
@@ -107,9 +120,4 @@ struct sim_drive_stats {
 	uint64_t errors;		/* reads of unreadable sectors */
 };
 int sim_target_stats(const struct target *t, struct sim_drive_stats *st);
-/* What a sim drive reports about its sectors (IDENTIFY words 106 and 209, as
- * the kernel would pass them on): physical sector and alignment offset in
- * bytes; *identify false when word 106 is not valid.  0 / -EINVAL. */
-int sim_target_reported(const struct target *t, uint32_t *physical, uint32_t *align_offset,
-			bool *identify);
 #endif

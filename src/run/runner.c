@@ -143,7 +143,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 			strlist_add(&r->plan.notes, r->t[i].notice);
 		struct snap_target *s = &r->live[i].snap;
 		strtrimcpy(s->name, sizeof(s->name), r->t[i].name);
-		s->controller = r->t[i].controller;
+		s->controller = r->t[i].facts.controller.known ? (int)r->t[i].facts.controller.v : -1;
 		s->p50_us = s->p99_us = NAN;
 	}
 	if (bt && bt->before && (rc = bt->before(&r->ctx, err, errlen)) != 0)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "run/test.h"
+#include "inventory/facts.h"
 #include "inventory/inventory.h"
 #include "run/runner.h"
 #include "util/util.h"
@@ -58,14 +59,11 @@ shared_backing(struct plan *p)
 	dev_t dev = 0;
 	unsigned n = 0;
 	for (size_t i = 0; i < p->targets.n; i++) {
-		const char *nm = strrchr(p->targets.v[i], '/');
-		nm = nm ? nm + 1 : p->targets.v[i];
-		if (strncmp(nm, "loop", 4))
-			continue;
-		char path[128], back[512];
+		struct dev_facts f;
 		struct stat st;
-		if (pathf(path, sizeof(path), "/sys/block/%s/loop/backing_file", nm) ||
-		    read_text(path, back, sizeof(back)) || stat(back, &st))
+		char err[256];
+		if (target_facts(p->targets.v[i], NULL, &f, err, sizeof(err)) || f.kind != DEV_LOOP ||
+		    !f.backing[0] || stat(f.backing, &st))
 			continue;
 		if (n && st.st_dev != dev)
 			return;
@@ -101,7 +99,7 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 		    (!strchr(s, '/') && !stat(dev, &st) && S_ISBLK(st.st_mode)))
 			need_inv = true;
 		/* a serial, a WWN, a sim drive's name: only the inventory knows */
-		else if (!strncmp(s, "sim:", 4) || (s[0] != '/' && s[0] != '.' &&
+		else if (dev_spec_simulated(s, NULL) || (s[0] != '/' && s[0] != '.' &&
 			 (stat(s, &st) || !S_ISDIR(st.st_mode))))
 			need_inv = true;
 	}
@@ -175,8 +173,8 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 		struct drive *named = have_inv ? inventory_match_drive(inv, s) : NULL;
 		if (named && (!stat(s, &st) ? S_ISBLK(st.st_mode) : true)) {
 			snprintf(v[nv].path, sizeof(v[nv].path), "%s", named->path);
-		} else if (!strncmp(s, "sim:", 4) || s[0] == '/' || s[0] == '.') {
-			if (strncmp(s, "sim:", 4) && stat(s, &st)) {
+		} else if (dev_spec_simulated(s, NULL) || s[0] == '/' || s[0] == '.') {
+			if (!dev_spec_simulated(s, NULL) && stat(s, &st)) {
 				snprintf(err, errlen, "target '%s': %s", s, strerror(errno));
 				rc = -ENOENT;
 				break;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sim/model.h"
+#include "util/known.h"
 
 #define SIM_CTRL_SLOTS 64
 
@@ -16,7 +17,7 @@
  * fast ones, as a real link does. */
 struct sim_ctrl {
 	const struct sim_hba_model *hba;
-	int inv_index;			/* inventory controller index, -1 unknown */
+	struct known_u64 inv_index;	/* inventory controller index */
 	char address[16];		/* fake PCI address */
 	pthread_mutex_t lock;
 	double demand[SIM_CTRL_SLOTS];	/* MB/s, 0 = free slot */

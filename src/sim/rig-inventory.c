@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "inventory/ata.h"
+#include "inventory/facts.h"
 #include "inventory/pci.h"
 #include "inventory/smr.h"
 #include "sim/drive.h"
@@ -55,14 +56,14 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 	if (!d)
 		return -ENOMEM;
 	snprintf(d->name, sizeof d->name, "sim%u", idx);
-	snprintf(d->path, sizeof d->path, "sim:sim%u", idx);
+	snprintf(d->path, sizeof d->path, DEV_SIM_PREFIX "sim%u", idx);
 	snprintf(d->vendor, sizeof d->vendor, "ATA");
 	d->transport = TR_SIM;
 	d->virtual_dev = true;
 	d->access = ACC_OK;
 	d->controller = ctrl;
 	snprintf(d->port, sizeof d->port, "port%u", port);
-	snprintf(d->syspath, sizeof d->syspath, "sim:%s", m->file);
+	snprintf(d->syspath, sizeof d->syspath, DEV_SIM_PREFIX "%s", m->file);
 	DS_SET(d->rotational, m->ssd ? 0 : 1);
 	/* Linux shows drive-managed as none */
 	snprintf(d->zoned, sizeof d->zoned, "%s", m->zoned == 3 ? "host-managed" : "none");
@@ -125,7 +126,7 @@ sim_inventory_add(struct inventory *inv, const char *rig_file, const char *const
 		if (!c)
 			return -ENOMEM;
 		int ci = (int)(inv->n_ctrl - 1);
-		ctrls[i].inv_index = ci;
+		KNOWN_SET(ctrls[i].inv_index, (uint64_t)ci);
 		snprintf(c->id, sizeof c->id, "ctrl%d", ci);
 		snprintf(c->address, sizeof c->address, "%s", ctrls[i].address);
 		c->vendor_id = h->vendor_id;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "inventory/facts.h"
 #include "sim/drive.h"
 #include "sim/model.h"
 #include "sim/sim.h"
@@ -70,7 +71,7 @@ load_rig_locked(const char *file, char *err, size_t errlen)
 	for (size_t i = 0; i < nr->n_ctrl; i++) {
 		nc[i].hba = sim_find_hba_model(nr->ctrl[i].hba);
 		pthread_mutex_init(&nc[i].lock, NULL);
-		nc[i].inv_index = -1;
+		KNOWN_CLEAR(nc[i].inv_index);	/* until the rig is in an inventory */
 		/* PCI domain 0x0051 is not used by real hosts: sim controllers never
 		 * collide with a real address */
 		snprintf(nc[i].address, sizeof nc[i].address, "0051:%02x:00.0", nr->ctrl[i].bus & 0xff);
@@ -139,7 +140,8 @@ int
 sim_drive_open(const char *spec, uint64_t seed, bool virtual_time, struct sim_drive **out,
 	       char *err, size_t errlen)
 {
-	const char *name = strncmp(spec, "sim:", 4) == 0 ? spec + 4 : spec;
+	const char *name;
+	dev_spec_simulated(spec, &name);
 	struct sim_ctrl *ctrl = NULL;
 	const struct sim_drive_model *m = NULL;
 	if (!find_rig_drive(name, &ctrl, &m)) {

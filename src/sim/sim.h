@@ -35,6 +35,13 @@ struct sim_drive;
 int sim_drive_open(const char *spec, uint64_t seed, bool virtual_time, struct sim_drive **out,
 		   char *err, size_t errlen);
 
+/* The device facts of sim drive d (inventory/facts.h), its model their
+ * identity and SMART source (the rig's scan, its drive, SMART after a
+ * test's I/O, its self-test log): what a test asks a real drive's
+ * inventory, a sim drive answers from its model. */
+struct dev_facts;
+void sim_drive_facts(const struct sim_drive *d, struct dev_facts *f);
+
 /* Validate a model/rig file: 0, or -EINVAL with "file:line: message" in err. */
 int sim_check_file(const char *file, char *err, size_t errlen);
 

@@ -111,7 +111,8 @@ test_rig_inventory(void **state)
 	/* a rig drive opened as a target knows its inventory controller */
 	struct target t;
 	assert_int_equal(h_open(&t, "sim:sim17"), 0);
-	assert_int_equal(t.controller, 3);
+	assert_true(t.facts.controller.known);
+	assert_int_equal(t.facts.controller.v, 3);
 	assert_int_equal(t.kind, TGT_SIM);
 	sim_target_close(&t);
 	inventory_free(&inv);
