@@ -281,6 +281,8 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 	bool keep = false;
 	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
 	bool no_hooks = nh && !strcmp(nh, "1");
+	const char *fh = getenv("DISKSCOPE_BENCH_IO_HOOK");
+	bool all_hooks = fh && !strcmp(fh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
@@ -296,10 +298,11 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 		}
 		/* A per-I/O hook only where something uses it (the test's own, the
 		 * position curve): the worker's loop without one costs nothing per
-		 * I/O for hooks.  DISKSCOPE_BENCH_NO_IO_HOOKS: none at all, for the
-		 * benchmark of what the hooks cost (tests/bench/hooks-cost.sh); the
-		 * position curve and the test's own hook are then missing. */
-		if (!no_hooks && (acc[k].hook || acc[k].pos)) {
+		 * I/O for hooks.  For the benchmark of what a hook costs
+		 * (tests/bench/hooks-cost.sh): DISKSCOPE_BENCH_IO_HOOK=1 installs it
+		 * everywhere, DISKSCOPE_BENCH_NO_IO_HOOKS=1 nowhere (the position
+		 * curve and the test's own hook are then missing). */
+		if (!no_hooks && (all_hooks || acc[k].hook || acc[k].pos)) {
 			wp.on_io = acc_on_io;
 			wp.on_io_state = &acc[k];
 		}
