@@ -31,6 +31,7 @@ struct wloop {
 	uint64_t prev, scanned, gave_up, conts;
 	const struct io_u *rule_u;	/* the I/O whose completion a fail rule ended on */
 	bool stopping, measuring;
+	bool died;			/* stopped by failures in a row */
 	bool wall;			/* a pause shows on the wall clock only */
 };
 
@@ -144,6 +145,7 @@ account_failed(struct worker *w, struct wloop *L, const struct io_u *u, uint64_t
 		snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
 			 w->p.t->name, (unsigned long long)L->consec, strerror(e));
 		L->stopping = true;
+		L->died = true;
 	}
 }
 
@@ -508,14 +510,15 @@ loop_without_hook(struct worker *w, struct wloop *L)
 }
 
 /* The measured span: to the time limit when it was reached, else to the
- * last counted completion (or to the give-up on a timed-out I/O).  A step
- * of failed reads only (a bisection's probes) took time too; a drive that
- * read and then failed is measured to its last good read, so a step's
- * common window is the time all delivered data. */
+ * last measured completion (or to the give-up on a timed-out I/O).  Failed
+ * reads took time too (a bisection's probes, good and failed); but a drive
+ * that read and then died (stopped by failures in a row) is measured to its
+ * last good read, so a step's common window is the time all delivered data
+ * (sys/run-window, sys/pin-extent). */
 static void
 loop_finish(struct worker *w, struct wloop *L)
 {
-	if (!L->ios && L->last_fail > L->last)
+	if (L->last_fail > L->last && (!L->ios || !L->died))
 		L->last = L->last_fail;
 	uint64_t tend = L->tstop != UINT64_MAX && eclock(w) >= L->tstop ? L->tstop : L->last;
 	if (L->gave_up > tend)	/* the stall before giving up was measured time */
