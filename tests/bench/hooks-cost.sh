@@ -8,30 +8,26 @@
 # prints the per-round ratio with/without and its median.  A benchmark, not
 # a test (`make bench`): the target is a cost <= 3 %, i.e. a median ratio
 # >= 0.97.  ROUNDS=7 TIME=5s QD=32 ENGINE=uring SIZE_MB=1024.
+. "$(dirname "$0")/../lib/zram.sh"
 DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-7}
 TIME=${TIME:-5s}
 QD=${QD:-32}
 ENGINE=${ENGINE:-uring}
 SIZE_MB=${SIZE_MB:-1024}
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control"; exit 77; }
+zram_need
 T=$(mktemp -d /tmp/ds-hooks-XXXXXX)
 Z=""
 cleanup() {
-	[ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
+	zram_remove "$Z"
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-Z=$(cat /sys/class/zram-control/hot_add) || exit 1
-echo "${SIZE_MB}M" > /sys/block/zram$Z/disksize || exit 1
-# random content: zram keeps zero pages as flags, which would flatter reads
-dd if=/dev/urandom of=/dev/zram$Z bs=1M count="$SIZE_MB" oflag=direct status=none || exit 1
+zram_new Z $SIZE_MB || exit 1
 
 python3 - "$DS" "$ROUNDS" "/dev/zram$Z" "$T" "$TIME" "$QD" "$ENGINE" <<'PY'
 import json, os, statistics, subprocess, sys

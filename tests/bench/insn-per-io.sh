@@ -6,28 +6,24 @@
 # (N1 - N0) is the cost of one I/O with start-up and tear-down cancelled out.
 # Kernel instructions are not counted (the same syscalls for both tools).
 # A benchmark, not a test (`make bench`).  N0=2000 N1=20000 by default.
+. "$(dirname "$0")/../lib/zram.sh"
 DS=${DISKSCOPE:-build/diskscope}
 N0=${N0:-2000}
 N1=${N1:-20000}
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram)"; exit 77; }
 command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed"; exit 77; }
 command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control"; exit 77; }
+zram_need
 T=$(mktemp -d /tmp/ds-insn-XXXXXX)
 Z=""
 cleanup() {
-	[ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
+	zram_remove "$Z"
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-Z=$(cat /sys/class/zram-control/hot_add) || exit 1
-echo 256M > /sys/block/zram$Z/disksize || exit 1
-# random content: zram keeps zero pages as flags, which would flatter reads
-dd if=/dev/urandom of=/dev/zram$Z bs=1M count=256 oflag=direct status=none || exit 1
+zram_new Z 256 || exit 1
 DEV=/dev/zram$Z
 
 # total instructions of one run under callgrind (all threads)
