@@ -22,6 +22,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 141' PIPE
 
 zram_new Z 256 || exit 1
 DEV=/dev/zram$Z
