@@ -27,7 +27,8 @@ struct wloop {
 	uint64_t t0, tm, tstop;		/* the start, measurement starts, the time limit */
 	uint64_t inext;			/* end of the current interval */
 	uint64_t issued, consec, rb, wb, ios, late;
-	uint64_t last, last_fail;	/* the last counted / failed measured completion */
+	uint64_t last;			/* the last measured completion, good or failed */
+	uint64_t streak_from;		/* last, when the current run of failures began */
 	uint64_t prev, scanned, gave_up, conts;
 	const struct io_u *rule_u;	/* the I/O whose completion a fail rule ended on */
 	bool stopping, measuring;
@@ -139,13 +140,15 @@ account_failed(struct worker *w, struct wloop *L, const struct io_u *u, uint64_t
 		err_record(&w->err, e, u->offset);
 		PUB_STORE(errors, w->err.count);
 	}
-	if (td >= L->tm && td < L->tstop && td > L->last_fail)
-		L->last_fail = td;
+	if (!L->consec)
+		L->streak_from = L->last;
+	if (td >= L->tm && td < L->tstop && td > L->last)
+		L->last = td;	/* a step of failed reads took time too */
 	if (++L->consec >= w->p.max_consec_errors && !L->stopping) {
+		L->died = true;
 		snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
 			 w->p.t->name, (unsigned long long)L->consec, strerror(e));
 		L->stopping = true;
-		L->died = true;
 	}
 }
 
@@ -378,6 +381,7 @@ clock_pause(struct worker *w, struct wloop *L, uint64_t now)
 				L->tstop += gap;
 			L->inext += gap;
 			L->last += gap;
+			L->streak_from += gap;
 			L->scanned = now;
 			for (unsigned i = 0; i < w->p.qd; i++)
 				if (w->busy[i])
@@ -511,15 +515,15 @@ loop_without_hook(struct worker *w, struct wloop *L)
 
 /* The measured span: to the time limit when it was reached, else to the
  * last measured completion (or to the give-up on a timed-out I/O).  Failed
- * reads took time too (a bisection's probes, good and failed); but a drive
- * that read and then died (stopped by failures in a row) is measured to its
- * last good read, so a step's common window is the time all delivered data
- * (sys/run-window, sys/pin-extent). */
+ * reads are measured time (a bisection's probes), but a drive that read and
+ * then died (the streak of failures that ended it) is measured to its time
+ * before that streak: a step's common window is the time all of its drives
+ * delivered data (sys/run-window, sys/pin-extent). */
 static void
 loop_finish(struct worker *w, struct wloop *L)
 {
-	if (L->last_fail > L->last && (!L->ios || !L->died))
-		L->last = L->last_fail;
+	if (L->died && L->streak_from > L->tm)
+		L->last = L->streak_from;
 	uint64_t tend = L->tstop != UINT64_MAX && eclock(w) >= L->tstop ? L->tstop : L->last;
 	if (L->gave_up > tend)	/* the stall before giving up was measured time */
 		tend = L->gave_up < L->tstop ? L->gave_up : L->tstop;
@@ -564,7 +568,7 @@ worker_loop(struct worker *w)
 	L.tm = L.t0 + p->ramp_ns;
 	L.tstop = p->time_ns ? L.tm + p->time_ns : UINT64_MAX;
 	L.inext = L.tm + L.interval;
-	L.last = L.last_fail = L.tm;
+	L.last = L.streak_from = L.tm;
 	L.prev = L.scanned = L.t0;
 	L.conts = worker_cont_count();
 	L.measuring = p->ramp_ns == 0;
