@@ -110,7 +110,11 @@ $(B)/diskscope: $(MAIN_OBJ) $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | lint-co
 $(B)/tests/%: tests/unit/%.c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  TEST    $@')
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -Iui -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -Iui -Itests/unit -o $@ $< $(B)/libdiskscope-ui.a $(B)/libdiskscope.a $(TEST_LDFLAGS) $(LIBS_TEST) $(LIBS_UI) $(LIBS_CORE)
+
+# test_hotpath counts the allocations, locks and runner hook calls of the I/O path.
+$(B)/tests/test_hotpath: TEST_LDFLAGS = $(foreach f,malloc calloc realloc free pthread_mutex_lock \
+  pthread_mutex_trylock pthread_cond_wait pthread_cond_timedwait acc_on_io,-Wl,--wrap=$(f))
 
 $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)

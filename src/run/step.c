@@ -283,6 +283,8 @@ step_setup(struct runner *r, const struct plan_step *st, struct worker *w, struc
 	int rc = 0;
 	const char *nh = getenv("DISKSCOPE_BENCH_NO_IO_HOOKS");
 	bool no_hooks = nh && !strcmp(nh, "1");
+	const char *fh = getenv("DISKSCOPE_BENCH_IO_HOOK");
+	bool all_hooks = fh && !strcmp(fh, "1");
 	for (unsigned k = 0; k < st->n; k++) {
 		struct worker_params wp;
 		params_for(r, st->idx[k], st, &wp);
@@ -290,18 +292,21 @@ step_setup(struct runner *r, const struct plan_step *st, struct worker *w, struc
 			acc[k].hook = bt->on_io;
 			acc[k].state = (char *)r->io_state + st->idx[k] * bt->io_state_size;
 		}
-		/* DISKSCOPE_BENCH_NO_IO_HOOKS: no per-I/O hook at all, for the benchmark
-		 * of what the hooks cost (tests/bench/hooks-cost.sh); the run's
-		 * position curve and the test's own hook are then missing. */
-		if (!no_hooks) {
-			wp.on_io = acc_on_io;
-			wp.on_io_state = &acc[k];
-		}
 		/* a positional test over a sequential pass: rate by position */
 		if (bt && (bt->panels & PANEL_POSITION) && wp.pat == OFS_SEQ && wp.region_end > wp.region_start) {
 			acc[k].pos = calloc(POS_BUCKETS, sizeof(*acc[k].pos));
 			acc[k].region_start = wp.region_start;
 			acc[k].region_end = wp.region_end;
+		}
+		/* A per-I/O hook only where something uses it (the test's own, the
+		 * position curve): the worker's loop without one costs nothing per
+		 * I/O for hooks.  For the benchmark of what a hook costs
+		 * (tests/bench/hooks-cost.sh): DISKSCOPE_BENCH_IO_HOOK=1 installs it
+		 * everywhere, DISKSCOPE_BENCH_NO_IO_HOOKS=1 nowhere (the position
+		 * curve and the test's own hook are then missing). */
+		if (!no_hooks && (all_hooks || acc[k].hook || acc[k].pos)) {
+			wp.on_io = acc_on_io;
+			wp.on_io_state = &acc[k];
 		}
 		rc = worker_setup(&w[k], &wp, gate, &r->stop);
 		if (rc) {

@@ -1,6 +1,5 @@
-/* worker.c - the I/O loop.  The hot path does no allocation, reads the clock
- * once per submitted batch and once per reaped batch (as fio does), and
- * publishes counters with relaxed stores. */
+/* worker.c - a worker's set-up, its thread, the runner's watch over it and
+ * its result; the I/O loop itself is worker-loop.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,8 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "run/pattern.h"
-#include "run/worker.h"
+#include "run/worker-int.h"
 #include "util/util.h"
 
 int
@@ -55,16 +53,6 @@ worker_params_default(struct worker_params *p)
 		p->io_timeout_ns = WORKER_IO_TIMEOUT_NS;
 }
 
-static inline uint64_t
-xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 static void
 fill_random(uint64_t *rng, void *buf, size_t len)
 {
@@ -95,33 +83,6 @@ fill_buffer(struct worker *w, void *buf, size_t len)
 		}
 		break;
 	}
-}
-
-/* Cheap refill before each write: stamp every 512-byte sector with its
- * offset and a per-write sequence, so no two writes carry the same data
- * (dedupe and compression see fresh blocks) and a reader can check where
- * each sector came from. */
-static inline void
-stamp(struct worker *w, struct io_u *u)
-{
-	if (w->p.data == DATA_ZEROS)
-		return;
-	if (w->p.data == DATA_PATTERN) {
-		pattern_fill(u->buf, u->len, u->offset, w->p.seed);
-		return;
-	}
-	uint64_t seq = (++w->wseq ^ w->p.seed) * 0x9e3779b97f4a7c15ull;	/* all 8 bytes vary */
-	for (uint32_t o = 0; o < u->len; o += 512) {
-		uint64_t *p = (uint64_t *)((char *)u->buf + o);
-		p[0] = u->offset + o;
-		p[1] = seq;
-	}
-}
-
-static inline uint64_t
-eclock(struct worker *w)
-{
-	return w->eng.ops->clock_ns ? w->eng.ops->clock_ns(&w->eng) : now_ns();
 }
 
 int
@@ -211,421 +172,6 @@ engine_up(struct worker *w)
 	return 0;
 }
 
-static void
-err_record(struct err_summary *e, int err, uint64_t off)
-{
-	if (!e->have_offsets) {
-		e->have_offsets = true;
-		e->first_offset = off;
-	}
-	e->last_offset = off;
-	e->count++;
-	for (size_t i = 0; i < e->n_errno; i++)
-		if (e->by_errno[i].err == err) {
-			e->by_errno[i].count++;
-			return;
-		}
-	if (e->n_errno < ARRAY_SIZE(e->by_errno)) {
-		e->by_errno[e->n_errno].err = err;
-		e->by_errno[e->n_errno].count = 1;
-		e->n_errno++;
-	}
-}
-
-static void
-interval_close(struct worker *w, uint64_t end_rel, uint64_t dur)
-{
-	struct series_sample s = {
-		.end_ns = end_rel, .dur_ns = (uint32_t)dur, .ios = (uint32_t)w->in,
-		.rbytes = w->irb, .wbytes = w->iwb, .p50_us = NAN, .p99_us = NAN,
-	};
-	uint64_t size = w->p.t && w->p.t->size ? w->p.t->size : 0;
-	uint64_t pos = atomic_load_explicit(&w->pub.pos, memory_order_relaxed);
-	s.pos = size ? (float)((double)pos / (double)size) : 0;
-	if (w->in) {
-		s.p50_us = (float)(hist_counts_percentile(w->ihist, w->in, 50) / 1e3);
-		s.p99_us = (float)(hist_counts_percentile(w->ihist, w->in, 99) / 1e3);
-		uint64_t fold[SNAP_HIST] = { 0 };
-		hist_fold_snap(w->ihist, fold);
-		for (int k = 0; k < SNAP_HIST; k++)
-			if (fold[k])
-				atomic_store_explicit(&w->pub.snap_hist[k],
-					atomic_load_explicit(&w->pub.snap_hist[k], memory_order_relaxed) + fold[k],
-					memory_order_relaxed);
-		memset(w->ihist, 0, sizeof(w->ihist));
-	}
-	series_push(&w->series, &s);
-	w->in = w->irb = w->iwb = 0;
-}
-
-#define PUB_STORE(f, v) atomic_store_explicit(&w->pub.f, (v), memory_order_relaxed)
-
-/* Bounded waits (fio's way): the worker looks at the clock, the stop flag and
- * the oldest outstanding I/O at least this often. */
-#define WAIT_NS (100ull * 1000000ull)
-
-static void
-record_timeout(struct worker *w, uint64_t off, uint64_t age_ns)
-{
-	err_record(&w->err, ETIMEDOUT, off);
-	PUB_STORE(errors, w->err.count);
-	snprintf(w->msg, sizeof(w->msg), "%s: I/O at byte %llu outstanding for %.0f s: gave up on the target",
-		 w->p.t ? w->p.t->name : "?", (unsigned long long)off, (double)age_ns / 1e9);
-	w->rc = -ETIMEDOUT;
-}
-
-/* Stamp and queue up to nfree I/Os.  The start time is read after the
- * buffers are stamped, so no latency includes stamping. */
-static unsigned
-fill_queue(struct worker *w, struct offset_gen *g, unsigned *nfree, uint64_t tm,
-	   uint64_t *issued, bool *stopping)
-{
-	const struct worker_params *p = &w->p;
-	struct io_u *batch[WORKER_MAX_QD];
-	unsigned nb = 0;
-	bool steered = false;
-	/* --size counts the measured part only: not while ramping up */
-	bool counting = p->size && (!p->ramp_ns || eclock(w) >= tm);
-	while (nb < *nfree) {
-		if (counting && *issued + (uint64_t)nb * p->bs >= p->size) {
-			*stopping = true;
-			break;
-		}
-		bool wrapped = false;
-		uint64_t off;
-		uint32_t len = p->bs;
-		if (w->next.set) {	/* steered by the test's hook (set between batches) */
-			w->next.set = false;
-			steered = true;
-			off = w->next.off;
-			if (w->next.len && w->next.len < p->bs)
-				len = w->next.len;
-			/* the end, or (never by design) outside the step's region */
-			if (off == IO_NEXT_END || off < g->start || off + len > g->end) {
-				*stopping = true;
-				break;
-			}
-			offsets_seek(g, off + len);
-		} else {
-			off = offsets_next(g, &wrapped);
-		}
-		if (wrapped && p->one_pass) {
-			*stopping = true;
-			break;
-		}
-		struct io_u *u = &w->u[w->free_slots[*nfree - 1 - nb]];
-		u->offset = off;
-		u->len = len;
-		u->write = p->rw_mix >= 100 ? false : p->rw_mix <= 0 ? true
-			   : (int)(xorshift(&w->rng) % 100) >= p->rw_mix;
-		if (u->write)
-			stamp(w, u);
-		batch[nb++] = u;
-	}
-	uint64_t ts = eclock(w);
-	unsigned queued = 0;
-	for (unsigned i = 0; i < nb; i++) {
-		struct io_u *u = batch[i];
-		u->result = 0;
-		u->done_ns = 0;
-		u->start_ns = ts;
-		int rc = w->eng.ops->queue(&w->eng, u);
-		if (rc == -EBUSY) {
-			/* offer the same offsets again; a steered one (always
-			 * the batch's first) as it was asked for */
-			if (i == 0 && steered) {
-				w->next = (struct io_next){ u->offset, u->len, true };
-				g->i -= nb - 1;
-			} else {
-				g->i -= nb - i;
-			}
-			break;
-		}
-		if (rc < 0) {
-			snprintf(w->msg, sizeof(w->msg), "%s: queue: %s", p->t->name, strerror(-rc));
-			w->rc = rc;
-			*stopping = true;
-			break;
-		}
-		(*nfree)--;
-		w->busy[u->index] = 1;
-		queued++;
-		if (ts >= tm)
-			*issued += p->bs;
-	}
-	return queued;
-}
-
-/* Hand back an I/O to the caller's thread when the runner gave up on it
- * (own: 0 running, 1 inside a blocking call, 2 abandoned, 3 done). */
-static bool
-blocking_enter(struct worker *w, const struct io_u *u)
-{
-	PUB_STORE(busy_off, u->offset);
-	PUB_STORE(busy_ns, now_ns());
-	int exp = 0;
-	return atomic_compare_exchange_strong(&w->own, &exp, 1);
-}
-
-static bool
-blocking_leave(struct worker *w)
-{
-	int exp = 1;
-	if (!atomic_compare_exchange_strong(&w->own, &exp, 0))
-		return false;	/* abandoned meanwhile: touch nothing the runner reads */
-	PUB_STORE(busy_ns, 0);
-	return true;
-}
-
-/* 0, or -ECANCELED when the runner abandoned this worker during an I/O. */
-static int
-run_loop(struct worker *w)
-{
-	const struct engine_ops *ops = w->eng.ops;
-	struct offset_gen g;
-	const struct worker_params *p = &w->p;
-	int rc = offsets_init(&g, p->pat, p->region_start, p->region_end, p->bs,
-			      p->stride_first, p->stride_step, p->seed);
-	if (rc) {
-		snprintf(w->msg, sizeof(w->msg), "%s: empty region for block size %u", p->t->name, p->bs);
-		w->rc = rc;
-		return 0;
-	}
-	unsigned nfree = p->qd, inflight = 0;
-	for (unsigned i = 0; i < p->qd; i++)
-		w->free_slots[i] = p->qd - 1 - i;
-	w->eng.wait_ns = WAIT_NS;
-	uint64_t interval = (uint64_t)p->interval_ms * 1000000ull;
-	uint64_t t0 = eclock(w);
-	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
-	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
-	uint64_t inext = tm + interval;			/* end of the current interval */
-	uint64_t issued = 0, consec = 0, last = tm, streak_from = tm, rb = 0, wb = 0, ios = 0, late = 0;
-	uint64_t prev = t0, scanned = t0, gave_up = 0;
-	uint64_t conts = worker_cont_count();
-	bool stopping = false, measuring = p->ramp_ns == 0, died = false;
-	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
-	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
-	w->next = p->first;
-	PUB_STORE(state, measuring ? WS_MEASURE : WS_RAMP);
-
-	for (;;) {
-		if (!stopping && nfree && fill_queue(w, &g, &nfree, tm, &issued, &stopping)) {
-			inflight = p->qd - nfree;
-			bool blk = w->eng.blocking;
-			if (blk && !blocking_enter(w, &w->u[w->free_slots[nfree]]))
-				return -ECANCELED;
-			rc = ops->commit(&w->eng);
-			if (blk && !blocking_leave(w))
-				return -ECANCELED;
-			if (rc < 0 && rc != -EAGAIN && rc != -EINTR) {
-				snprintf(w->msg, sizeof(w->msg), "%s: submit: %s", p->t->name, strerror(-rc));
-				w->rc = rc;
-				stopping = true;
-			}
-		}
-		inflight = p->qd - nfree;
-		if (!inflight)
-			break;
-		int n = ops->getevents(&w->eng, 1, inflight, w->done);
-		if (n == -EINTR || n == -EAGAIN)
-			n = 0;
-		if (n < 0) {
-			snprintf(w->msg, sizeof(w->msg), "%s: reap: %s", p->t->name, strerror(-n));
-			w->rc = n;
-			w->eng.abandoned = inflight;
-			break;
-		}
-		uint64_t now = eclock(w);
-		/* back from a long gap: a stop of the process, if SIGCONT is
-		 * pending or was taken since (worker-gate.c) */
-		uint64_t c = wall && now - prev > 2 * WAIT_NS ? worker_poll_cont() : worker_cont_count(), ca = 0;
-		if (c != conts) {
-			conts = c;
-			ca = worker_last_cont_ns();
-			if (ca > now)
-				ca = now;	/* taken by another thread after our clock read */
-		}
-		if (ca) {
-			/* stopped somewhere after prev, resumed at ca */
-			if (wall && ca > prev && ca - prev > 2 * WAIT_NS && ca <= now) {
-				uint64_t gap = ca - prev;
-				t0 += gap;
-				tm += gap;
-				if (tstop != UINT64_MAX)
-					tstop += gap;
-				inext += gap;
-				last += gap;
-				streak_from += gap;
-				scanned = now;
-				for (unsigned i = 0; i < p->qd; i++)
-					if (w->busy[i])
-						w->u[i].start_ns = 0;	/* spans the pause: latency unknown */
-			}
-		}
-		prev = now;
-		for (int i = 0; i < n; i++) {
-			struct io_u *u = w->done[i];
-			uint64_t td = u->done_ns ? u->done_ns : now;
-			inflight--;
-			w->busy[u->index] = 0;
-			w->free_slots[nfree++] = u->index;
-			PUB_STORE(pos, u->offset);
-			bool lat_known = u->start_ns != 0 || !wall;
-			uint64_t lat = td > u->start_ns ? td - u->start_ns : 0;
-			if (p->on_io) {
-				struct io_done d = {
-					.offset = u->offset, .len = u->len, .write = u->write,
-					.measured = td >= tm && td < tstop,
-					.res = u->result == (int)u->len ? 0 : u->result < 0 ? u->result : -EIO,
-					.lat_ns = lat_known ? lat : 0,
-					.t_ns = td > t0 ? td - t0 : 0,
-					.buf = u->buf, .seed = p->seed, .stop = w->stop_why,
-					.next = &w->next,
-				};
-				p->on_io(p->on_io_state, &d);
-				if (w->stop_why[0] && !w->failed) {
-					/* a fail rule ended this target: this I/O still
-					 * counts, nothing later does */
-					w->failed = true;
-					snprintf(w->msg, sizeof(w->msg), "%.30s: %.158s", p->t ? p->t->name : "?",
-						 w->stop_why);
-					if (!stopping || td < tstop)
-						tstop = td;
-					rule_u = u;
-					stopping = true;
-					PUB_STORE(state, WS_DRAIN);
-				}
-			}
-			if (u->result != (int)u->len) {
-				int e = u->result < 0 ? -u->result : EIO;	/* short = EIO */
-				if (td < tm) {
-					err_record(&w->err_ramp, e, u->offset);
-				} else {
-					err_record(&w->err, e, u->offset);
-					PUB_STORE(errors, w->err.count);
-				}
-				if (!consec)
-					streak_from = last;
-				if (td >= tm && td < tstop && td > last)
-					last = td;	/* a step of failed reads took time too */
-				if (++consec >= p->max_consec_errors && !stopping) {
-					died = true;
-					snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
-						 p->t->name, (unsigned long long)consec, strerror(e));
-					stopping = true;
-				}
-				continue;
-			}
-			consec = 0;
-			if (td < tm)
-				continue;	/* ramp-up */
-			if (td >= tstop && u != rule_u) {
-				/* after the limit (the drain): no bytes, but its
-				 * latency counts, so a stall at the end shows */
-				if (lat_known)
-					hist_add(&w->hist, lat);
-				late++;
-				continue;
-			}
-			if (!measuring) {
-				measuring = true;
-				PUB_STORE(state, WS_MEASURE);
-			}
-			while (td >= inext) {
-				interval_close(w, inext - tm, interval);
-				inext += interval;
-			}
-			if (lat_known) {
-				w->ihist[hist_index(lat)]++;
-				w->in++;
-				hist_add(&w->hist, lat);
-			}
-			ios++;
-			if (u->write) {
-				w->iwb += u->len;
-				wb += u->len;
-			} else {
-				w->irb += u->len;
-				rb += u->len;
-			}
-			if (td > last)
-				last = td;
-		}
-		PUB_STORE(rbytes, rb);
-		PUB_STORE(wbytes, wb);
-		PUB_STORE(ios, ios);
-		if (!stopping) {
-			if (now >= tstop) {
-				stopping = true;
-			} else if (atomic_load_explicit(w->stop, memory_order_relaxed)) {
-				stopping = true;
-				tstop = now;	/* bytes completing from here on are not counted */
-			}
-			if (now > tm)
-				PUB_STORE(elapsed_ns, (now < tstop ? now : tstop) - tm);
-			if (stopping)
-				PUB_STORE(state, WS_DRAIN);
-		}
-		/* The oldest outstanding I/O, at most every wait (or when the wait
-		 * came back empty). */
-		if (inflight && (n == 0 || now - scanned >= WAIT_NS)) {
-			scanned = now;
-			uint64_t oldest = UINT64_MAX, off = 0;
-			for (unsigned i = 0; i < p->qd; i++) {
-				uint64_t st = w->u[i].start_ns ? w->u[i].start_ns : prev;
-				if (w->busy[i] && st < oldest) {
-					oldest = st;
-					off = w->u[i].offset;
-				}
-			}
-			if (oldest != UINT64_MAX && now > oldest && now - oldest >= p->io_timeout_ns) {
-				record_timeout(w, off, now - oldest);
-				if (p->on_io) {	/* the test hears of it like any failed I/O */
-					struct io_done d = {
-						.offset = off, .len = p->bs, .measured = now >= tm && now < tstop,
-						.res = -ETIMEDOUT, .lat_ns = now - oldest, .t_ns = now - t0,
-						.seed = p->seed, .stop = w->stop_why,
-					};
-					p->on_io(p->on_io_state, &d);
-				}
-				w->eng.abandoned = inflight;
-				gave_up = now;
-				break;
-			}
-		}
-	}
-	/* The measured span: to the time limit when it was reached, else to the
-	 * last counted completion (or to the give-up on a timed-out I/O). */
-	/* Failed reads are measured time (a bisection's probes), but a drive
-	 * that read and then died (the streak of failures that ended it) is
-	 * measured to its time before that streak: a step's common window is
-	 * the time all of its drives delivered data. */
-	if (died && streak_from > tm)
-		last = streak_from;
-	uint64_t tend = tstop != UINT64_MAX && eclock(w) >= tstop ? tstop : last;
-	if (gave_up > tend)	/* the stall before giving up was measured time */
-		tend = gave_up < tstop ? gave_up : tstop;
-	if (tend < tm)
-		tend = tm;
-	while (inext <= tend) {
-		interval_close(w, inext - tm, interval);
-		inext += interval;
-	}
-	uint64_t istart = inext - interval;
-	if (tend > istart)
-		interval_close(w, tend - tm, tend - istart);
-	w->seconds = (double)(tend - tm) / 1e9;
-	PUB_STORE(elapsed_ns, tend - tm);
-	/* Measured time with no I/O completed in it (a drive that did not
-	 * answer in time, or a worker starved of CPU on a loaded machine): its
-	 * 0 is not a rate, so say so; the result then counts as a problem. */
-	if (!ios && !w->err.count && !w->msg[0] && tend > tm && !atomic_load_explicit(w->stop, memory_order_relaxed))
-		snprintf(w->msg, sizeof(w->msg), "%s: no I/O completed in the %.1f s measured (%llu after it)",
-			 p->t ? p->t->name : "?", w->seconds, (unsigned long long)late);
-	return 0;
-}
-
 static void *
 worker_main(void *arg)
 {
@@ -635,7 +181,7 @@ worker_main(void *arg)
 		gate_arrive(w->gate);
 	if (rc) {
 		w->rc = rc;
-	} else if (run_loop(w) == -ECANCELED) {
+	} else if (worker_loop(w) == -ECANCELED) {
 		/* The runner gave up on us while a read or write hung in the
 		 * kernel, and may have freed the gate, the stop flag and the
 		 * target by now: close the engine (its own descriptor) and go.
@@ -688,7 +234,7 @@ worker_watch(struct worker *w)
 		return false;
 	/* The thread is stuck in the kernel and will touch nothing of ours
 	 * when it returns: the statistics are the runner's now. */
-	record_timeout(w, atomic_load_explicit(&w->pub.busy_off, memory_order_relaxed), now - since);
+	worker_record_timeout(w, atomic_load_explicit(&w->pub.busy_off, memory_order_relaxed), now - since);
 	w->abandoned = true;
 	uint64_t el = atomic_load(&w->pub.elapsed_ns);
 	w->seconds = (double)el / 1e9;

@@ -8,29 +8,26 @@
 # medians.  A benchmark, not a test (`make
 # bench`): the target is >= 0.97.  ROUNDS=3 SIZE_MB=2048 by default.
 . "$(dirname "$0")/../lib/loop.sh"
+. "$(dirname "$0")/../lib/zram.sh"
 DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-3}
 SIZE_MB=${SIZE_MB:-2048}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram, loop)"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control"; exit 77; }
+zram_need
 "$DS" run surface --help >/dev/null 2>&1 || { echo "SKIP: $DS has no surface test"; exit 77; }
 T=$(mktemp -d /tmp/ds-surface-dd-XXXXXX)
 L=""
 Z=""
 cleanup() {
 	[ -n "$L" ] && loop_detach "$L"
-	[ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
+	zram_remove "$Z"
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-Z=$(cat /sys/class/zram-control/hot_add) || exit 1
-echo "${SIZE_MB}M" > /sys/block/zram$Z/disksize || exit 1
-# random content: zram keeps zero pages as flags, which would flatter reads
-dd if=/dev/urandom of=/dev/zram$Z bs=1M count="$SIZE_MB" oflag=direct status=none || exit 1
+zram_new Z $SIZE_MB || exit 1
 dd if=/dev/urandom of="$T/loop.img" bs=1M count="$SIZE_MB" status=none conv=fsync || exit 1
 loop_new L "$T/loop.img" --direct-io=on || exit 1
 

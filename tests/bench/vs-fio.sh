@@ -10,27 +10,25 @@
 # A benchmark, not a test: `make bench`.  ROUNDS=3 SECS=5 by default;
 # ONLY=seqread (a substring of the workload names) and DEVICES=zram|loop narrow it.
 . "$(dirname "$0")/../lib/loop.sh"
+. "$(dirname "$0")/../lib/zram.sh"
 DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-5}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram, loop)"; exit 77; }
 command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control"; exit 77; }
+zram_need
 "$DS" run --help >/dev/null 2>&1 || { echo "SKIP: $DS has no working 'run' command yet"; exit 77; }
 T=$(mktemp -d /tmp/ds-vs-fio-XXXXXX)
 L=""
 Z=""
 cleanup() {
   [ -n "$L" ] && loop_detach "$L"
-  [ -n "$Z" ] && { echo 1 > /sys/block/zram$Z/reset 2>/dev/null; echo "$Z" > /sys/class/zram-control/hot_remove 2>/dev/null; }
+  zram_remove "$Z"
   rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
 
-Z=$(cat /sys/class/zram-control/hot_add) || exit 1
-echo 1G > /sys/block/zram$Z/disksize || exit 1
-# random content: zram keeps zero pages as flags, which would flatter reads
-dd if=/dev/urandom of=/dev/zram$Z bs=1M count=1024 oflag=direct status=none || exit 1
+zram_new Z 1024 || exit 1
 dd if=/dev/urandom of="$T/loop.img" bs=1M count=1024 status=none conv=fsync || exit 1
 loop_new L "$T/loop.img" --direct-io=on || exit 1
 
