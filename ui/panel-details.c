@@ -102,7 +102,7 @@ add_row(struct lines *l, enum theme_el el, const char *fmt, ...)
 }
 
 static const char *
-u64s(const struct ds_u64 *v, char *b, size_t n)
+u64s(const struct known_u64 *v, char *b, size_t n)
 {
 	if (v->known)
 		snprintf(b, n, "%llu", (unsigned long long)v->v);
@@ -224,7 +224,7 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));
 	add(l, EL_TEXT, "cache     %s", str_or(d->write_cache, "unknown"));
 	/* the drive's word 77, else the speed the kernel negotiated */
-	struct ds_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
+	struct known_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
 
 	if (cur.known || id->sata_max_gbps.known) {
 		snprintf(a, sizeof(a), cur.known ? "%g Gb/s" : "?", cur.v);

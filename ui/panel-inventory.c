@@ -131,7 +131,7 @@ rpm_text(const struct drive *d, char *b, size_t n)
 int
 trim_state(const struct drive *d)
 {
-	struct ds_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
+	struct known_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
 
 	return !t.known ? -1 : t.v ? 1 : 0;
 }

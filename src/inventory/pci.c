@@ -498,7 +498,7 @@ set_sysfs_facts(struct pscan *s, struct controller *c)
 		char *end;
 		long v = strtol(num, &end, 10);
 		if (end != num && v >= 0)
-			DS_SET(c->numa_node, (uint64_t)v);
+			KNOWN_SET(c->numa_node, (uint64_t)v);
 	}
 }
 

@@ -52,7 +52,7 @@ attr_exists(const char *dir, const char *rel)
 /* A number from sysfs; zero_unknown: 0 means "not reported" (optimal_io_size). */
 static void
 attr_u64(struct scan *s, const char *name, const char *dir, const char *rel,
-	 struct ds_u64 *out, bool zero_unknown)
+	 struct known_u64 *out, bool zero_unknown)
 {
 	char buf[64], *end;
 	out->known = false;
@@ -66,13 +66,13 @@ attr_u64(struct scan *s, const char *name, const char *dir, const char *rel,
 	}
 	if (v == 0 && zero_unknown)
 		return;
-	DS_SET(*out, v);
+	KNOWN_SET(*out, v);
 }
 
 static bool
 attr_flag(struct scan *s, const char *name, const char *dir, const char *rel)
 {
-	struct ds_u64 v;
+	struct known_u64 v;
 	attr_u64(s, name, dir, rel, &v, false);
 	return v.known && v.v != 0;
 }
@@ -138,7 +138,7 @@ read_vpd80(const char *dir, char *dst, size_t n)
 /* Block Device Characteristics VPD page (0xB1): bytes 4-5 the medium
  * rotation rate; 1 = non-rotating, 0x0401..0xFFFE rpm, 0 = not reported. */
 static void
-read_vpdb1(const char *dir, struct ds_u64 *rpm)
+read_vpdb1(const char *dir, struct known_u64 *rpm)
 {
 	char p[PATH_MAX];
 	unsigned char buf[64];
@@ -153,9 +153,9 @@ read_vpdb1(const char *dir, struct ds_u64 *rpm)
 		return;
 	unsigned rate = (unsigned)buf[4] << 8 | buf[5];
 	if (rate == 1)
-		DS_SET(*rpm, 0);
+		KNOWN_SET(*rpm, 0);
 	else if (rate >= 0x0401 && rate <= 0xfffe)
-		DS_SET(*rpm, rate);
+		KNOWN_SET(*rpm, rate);
 }
 
 /* Hex digits of an NVMe namespace identifier (eui, nguid), lower case, no
@@ -207,7 +207,7 @@ read_sata_spd(struct scan *s, struct drive *d)
 	     read_text(path, buf, sizeof buf)))
 		return;
 	if (sscanf(buf, "%lf Gbps", &g) == 1 && g > 0)
-		DS_SET(d->link_gbps, g);
+		KNOWN_SET(d->link_gbps, g);
 }
 
 enum kind { K_SKIP, K_DISK, K_LOOP, K_ZRAM };
@@ -575,7 +575,7 @@ check_access(struct scan *s, struct drive *d, const char *dir)
 static void
 fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, enum kind k)
 {
-	struct ds_u64 size;
+	struct known_u64 size;
 
 	strtrimcpy(d->name, sizeof d->name, name);
 	pathf(d->path, sizeof d->path, "%s/%s", s->dev, name);
@@ -615,7 +615,7 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 
 	attr_u64(s, name, dir, "size", &size, false);
 	if (size.known)
-		DS_SET(d->capacity_bytes, size.v * 512);	/* always 512-byte units */
+		KNOWN_SET(d->capacity_bytes, size.v * 512);	/* always 512-byte units */
 	attr_u64(s, name, dir, "queue/logical_block_size", &d->logical, false);
 	attr_u64(s, name, dir, "queue/physical_block_size", &d->physical, false);
 	if (d->logical.known)

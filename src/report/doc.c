@@ -11,13 +11,13 @@
 #include "report/doc.h"
 
 struct json_object *
-doc_u64(const struct ds_u64 *v)
+doc_u64(const struct known_u64 *v)
 {
 	return v->known ? json_object_new_int64((int64_t)v->v) : NULL;
 }
 
 struct json_object *
-doc_dbl(const struct ds_dbl *v)
+doc_dbl(const struct known_dbl *v)
 {
 	return v->known ? json_object_new_double(v->v) : NULL;
 }

@@ -9,8 +9,8 @@
 /* A new document with "schema", "tool" and "host" filled.  NULL on ENOMEM. */
 struct json_object *doc_new(void);
 /* Helpers: a known value or JSON null. */
-struct json_object *doc_u64(const struct ds_u64 *v);
-struct json_object *doc_dbl(const struct ds_dbl *v);
+struct json_object *doc_u64(const struct known_u64 *v);
+struct json_object *doc_dbl(const struct known_dbl *v);
 struct json_object *doc_str(const char *s);	/* "" -> null */
 /* Write the document to a file ("-" = stdout), pretty; 0 or -errno.  Written
  * through doc_out_*, so a reader never sees half a document. */

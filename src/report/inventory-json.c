@@ -7,7 +7,7 @@
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
 
 static struct json_object *
-bool_or_null(const struct ds_u64 *v)
+bool_or_null(const struct known_u64 *v)
 {
 	return v->known ? json_object_new_boolean(v->v != 0) : NULL;
 }
@@ -168,7 +168,7 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	bool have_id = d->ata.state == ATA_OK;
 	x = json_object_new_object();
 	const char *trim_src;
-	struct ds_u64 trim = drive_trim(d, &trim_src);
+	struct known_u64 trim = drive_trim(d, &trim_src);
 	ADD(x, "supported", bool_or_null(&trim));
 	ADD(x, "source", trim_src ? json_object_new_string(trim_src) : NULL);
 	ADD(x, "deterministic", have_id ? bool_or_null(&id->trim_deterministic) : NULL);

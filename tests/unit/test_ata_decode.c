@@ -487,8 +487,8 @@ test_apply_identify(void **state)
 	memset(&d, 0, sizeof d);
 	snprintf(d.model, sizeof d.model, "WDC WD20EFRX-68A");	/* INQUIRY: 16 chars */
 	snprintf(d.firmware, sizeof d.firmware, "0A82");	/* INQUIRY rev: last 4 */
-	DS_SET(d.logical, 512);
-	DS_SET(d.physical, 512);
+	KNOWN_SET(d.logical, 512);
+	KNOWN_SET(d.physical, 512);
 	snprintf(d.sector_source, sizeof d.sector_source, "sysfs");
 	ata_identify_decode(w, &d.ata.id);
 	d.ata.state = ATA_OK;
@@ -505,8 +505,8 @@ test_apply_identify(void **state)
 	/* a USB bridge presenting 4K logical sectors for this 512e drive */
 	memset(&d, 0, sizeof d);
 	snprintf(d.model, sizeof d.model, "External USB 3.0");
-	DS_SET(d.logical, 4096);
-	DS_SET(d.physical, 4096);
+	KNOWN_SET(d.logical, 4096);
+	KNOWN_SET(d.physical, 4096);
 	ata_identify_decode(w, &d.ata.id);
 	d.ata.state = ATA_OK;
 	ata_apply_identify(&d);

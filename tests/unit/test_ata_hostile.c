@@ -145,8 +145,8 @@ test_no_word106_default(void **state)
 	memset(&d, 0, sizeof d);
 	d.ata.state = ATA_OK;
 	ata_identify_decode(w, &d.ata.id);
-	DS_SET(d.logical, 4096);
-	DS_SET(d.physical, 4096);
+	KNOWN_SET(d.logical, 4096);
+	KNOWN_SET(d.physical, 4096);
 	snprintf(d.sector_source, sizeof d.sector_source, "sysfs");
 	ata_apply_identify(&d);
 	assert_int_equal(d.logical.v, 4096);

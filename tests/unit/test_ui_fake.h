@@ -73,17 +73,17 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 		snprintf(d->serial, sizeof(d->serial), "WD-SIM%04u", i);
 		d->transport = TR_SIM;
 		d->virtual_dev = true;
-		DS_SET(d->capacity_bytes, smr ? 2000398934016ULL : 4000787030016ULL);
-		DS_SET(d->logical, 512);
-		DS_SET(d->physical, 4096);
-		DS_SET(d->rotational, 1);
-		DS_SET(d->rotation_rpm, 5400);
-		DS_SET(d->ata.id.trim, smr ? 1 : 0);
+		KNOWN_SET(d->capacity_bytes, smr ? 2000398934016ULL : 4000787030016ULL);
+		KNOWN_SET(d->logical, 512);
+		KNOWN_SET(d->physical, 4096);
+		KNOWN_SET(d->rotational, 1);
+		KNOWN_SET(d->rotation_rpm, 5400);
+		KNOWN_SET(d->ata.id.trim, smr ? 1 : 0);
 		d->smr.verdict = smr ? SMR_LIKELY : SMR_UNLIKELY;
 		strlist_add(&d->smr.evidence, smr ? "TRIM on a rotating drive" : "no zoned bits");
 		d->ata.smart.known = true;
 		snprintf(d->ata.smart.overall, sizeof(d->ata.smart.overall), i == 6 ? "bad_sector" : "good");
-		DS_SET(d->ata.smart.temperature_c, 30 + i);
+		KNOWN_SET(d->ata.smart.temperature_c, 30 + i);
 		d->controller = i < 8 ? 0 : 1;
 		strlist_add(&inv->ctrl[d->controller].drives, d->name);
 	}
@@ -95,7 +95,7 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 	snprintf(d->model, sizeof(d->model), "ST2000DM001-1CH164");
 	snprintf(d->serial, sizeof(d->serial), "Z1E0AAAA");
 	d->transport = TR_SATA;
-	DS_SET(d->capacity_bytes, 2000398934016ULL);
+	KNOWN_SET(d->capacity_bytes, 2000398934016ULL);
 	d->controller = -1;
 	strlist_add(&d->partitions, "sdz1");
 	strlist_add(&d->mounts, "sdz1 /mnt/data");
