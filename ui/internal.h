@@ -152,7 +152,7 @@ void link_text(const struct ui *u, const struct pci_link *l, char *b, size_t n);
 void short_ctrl_name(const char *in, char *out, size_t n);	/* no "Corporation" */
 const char *sector_text(const struct drive *d);		/* 512e / 4Kn / 512n / ? */
 void rpm_text(const struct drive *d, char *b, size_t n);
-int trim_state(const struct drive *d);			/* 1, 0, -1 unknown */
+struct known_bool trim_state(const struct drive *d);	/* TRIM yes/no, when known */
 enum theme_el smart_el(const struct drive *d);
 enum theme_el smr_el(const struct drive *d);
 void panel_details_draw(struct ui *u, const struct rect *r);

@@ -216,9 +216,9 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	    u64s(&d->min_io, b, sizeof(b)));
 	rpm_text(d, a, sizeof(a));
 	add(l, EL_TEXT, "rotation  %s", a);
-	int tr = trim_state(d);
+	struct known_bool tr = trim_state(d);
 
-	add(l, tr == 1 ? EL_TEXT : EL_DIM, "TRIM      %s%s%s", tr == 1 ? "yes" : tr == 0 ? "no" : "unknown",
+	add(l, tr.v ? EL_TEXT : EL_DIM, "TRIM      %s%s%s", !tr.known ? "unknown" : tr.v ? "yes" : "no",
 	    id->trim_deterministic.known && id->trim_deterministic.v ? ", deterministic" : "",
 	    id->trim_zeroed.known && id->trim_zeroed.v ? ", zeroes" : "");
 	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));

@@ -208,19 +208,19 @@ put_record(uint8_t **p, const char *tag, const void *data, uint32_t len)
 }
 
 int
-ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], int smart_status,
+ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], struct known_bool smart_status,
 	       const uint8_t *smart_data, const uint8_t *thresholds,
 	       void **blob, size_t *len)
 {
-	size_t n = 8 + ATA_BLOB_SECTOR + (smart_status >= 0 ? 12 : 0) +
+	size_t n = 8 + ATA_BLOB_SECTOR + (smart_status.known ? 12 : 0) +
 		   (smart_data ? 8 + ATA_BLOB_SECTOR : 0) +
 		   (thresholds ? 8 + ATA_BLOB_SECTOR : 0);
 	uint8_t *b = malloc(n), *p = b;
 	if (!b)
 		return -ENOMEM;
 	put_record(&p, TAG_IDFY, identify, ATA_BLOB_SECTOR);
-	if (smart_status >= 0) {
-		uint32_t st = htonl(smart_status ? 1 : 0);	/* as skdump writes it */
+	if (smart_status.known) {
+		uint32_t st = htonl(smart_status.v ? 1 : 0);	/* as skdump writes it */
 		put_record(&p, TAG_SMST, &st, 4);
 	}
 	if (smart_data)
@@ -456,7 +456,7 @@ ata_from_blob(const void *blob, size_t len, struct ata_info *out)
 		KNOWN_SET(out->smart.status_good, rec[1][0] | rec[1][1] | rec[1][2] | rec[1][3] ? 1 : 0);
 
 	/* libatasmart gets only the records it knows, freshly aligned. */
-	int st = rec[1] ? (int)out->smart.status_good.v : -1;
+	struct known_bool st = { rec[1] != NULL, out->smart.status_good.v != 0 };
 	void *clean = NULL;
 	size_t clen = 0;
 	if (ata_blob_build(rec[0], st, rec[2], rec[3], &clean, &clen) < 0) {

@@ -23,7 +23,7 @@ blob_decode(struct ata_info *a)
 	void *blob;
 	size_t len;
 	words_to_bytes();
-	assert_int_equal(ata_blob_build(idbytes, -1, NULL, NULL, &blob, &len), 0);
+	assert_int_equal(ata_blob_build(idbytes, (struct known_bool){ 0 }, NULL, NULL, &blob, &len), 0);
 	int rc = ata_from_blob(blob, len, a);
 	free(blob);
 	return rc;
