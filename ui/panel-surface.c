@@ -120,15 +120,15 @@ acc_result(const struct run_result *r)
 		const struct result_cell *c = &t->cells[row * t->n_cols];
 		if (first->s && c[ct].s && strcmp(first->s, c[ct].s))
 			break;
-		if (c[cm].known && c[cm].d > 0) {
-			acc.sum[n] = c[cm].d;
+		if (c[cm].d.known && c[cm].d.v > 0) {
+			acc.sum[n] = c[cm].d.v;
 			acc.cnt[n] = 1;
 		}
-		acc.worst_ms[n] = c[cx].known ? (float)c[cx].d : 0;
-		acc.err[n] = c[cf].known ? (unsigned)c[cf].i : 0;
+		acc.worst_ms[n] = c[cx].d.known ? (float)c[cx].d.v : 0;
+		acc.err[n] = c[cf].i.known ? (unsigned)c[cf].i.v : 0;
 		if (row == 0)
-			acc.gb0 = c[cg].d;
-		acc.gb1 = c[cg].d;
+			acc.gb0 = c[cg].d.v;
+		acc.gb1 = c[cg].d.v;
 		n++;
 	}
 	acc.ncell = n;

@@ -411,7 +411,7 @@ result_table(FILE *f, const struct result_table *t)
 		for (size_t c = 0; c < t->n_cols; c++) {
 			const struct result_cell *cell = &t->cells[row * t->n_cols + c];
 			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
-			if (!cell->known)
+			if (!cell_known(cell))
 				fputs("<span class=\"unknown\">" DASH "</span>", f);
 			else {
 				table_cell_text(t, row, c, b, sizeof b);

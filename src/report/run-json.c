@@ -165,11 +165,11 @@ table_json(const struct result_table *t)
 		for (size_t c = 0; c < t->n_cols; c++) {
 			const struct result_cell *x = &t->cells[r * t->n_cols + c];
 			struct json_object *v = NULL;
-			if (x->known)
+			if (cell_known(x))
 				switch (t->cols[c].type) {
 				case COL_STR: v = doc_str(x->s ? x->s : ""); break;
-				case COL_DBL: v = jd(x->d, t->cols[c].prec + 1); break;
-				default: v = json_object_new_int64(x->i); break;
+				case COL_DBL: v = jd(x->d.v, t->cols[c].prec + 1); break;
+				default: v = json_object_new_int64(x->i.v); break;
 				}
 			json_object_array_add(row, v);
 		}
