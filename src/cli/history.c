@@ -124,7 +124,8 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	while (hst_step(&st) > 0) {
 		time_t t = (time_t)hst_i64(&st, 1);
 		const char *test = hst_str(&st, 2);
-		double mbps = hst_dbl(&st, 4);
+		struct known_dbl km = hst_dbl(&st, 4);
+		double mbps = km.known ? km.v : NAN;	/* NAN: unknown, until this loop moves to history/ */
 		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
 		char when[32];
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
@@ -223,16 +224,16 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	json_object_object_add(jd, "firmware", doc_str(hst_str(d, 4)));
 	json_object_object_add(jd, "runs", runs);
 	struct json_object *jp = NULL, *jt = NULL;
-	double pct;
+	struct known_dbl pct = { 0 };
 	int others = *model && !isnan(latest_read) ? history_peers(db, model, id, latest_read, &pct) : -1;
 	if (others >= 0) {
 		jp = json_object_new_object();
 		json_object_object_add(jp, "mbps", json_object_new_double(latest_read));
 		json_object_object_add(jp, "others", json_object_new_int(others));
-		json_object_object_add(jp, "percentile", others ? json_object_new_double(round(pct)) : NULL);
+		json_object_object_add(jp, "percentile", pct.known ? json_object_new_double(round(pct.v)) : NULL);
 		if (!q->json && others)
 			printf("  %s reads %.0f MB/s: %d%s percentile of %d %s tested here\n", name, latest_read,
-			       (int)round(pct), ordinal((int)round(pct)), others, model);
+			       (int)round(pct.v), ordinal((int)round(pct.v)), others, model);
 		else if (!q->json)
 			printf("  %s reads %.0f MB/s: no other %s tested here\n", name, latest_read, model);
 	}
