@@ -53,7 +53,7 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 	s->interval_ms = 100;
 	s->step = s->n_steps = (unsigned)r->n_steps;
 	s->elapsed_s = r->seconds;
-	s->eta_s = 0;
+	s->eta_s = known_dbl_of(0);
 	s->ceiling_mbps = r->ceiling_mbps;
 	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
 	for (size_t v = 0; v < r->n_verdicts; v++)

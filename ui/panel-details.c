@@ -143,11 +143,13 @@ ctrl_lines(struct ui *u, const struct controller *c, struct lines *l)
 		snprintf(cs, sizeof(cs), "%gGT/s", k->cap_gts);
 		snprintf(ss, sizeof(ss), "%gGT/s", k->sta_gts);
 		add_row(l, EL_DIM, "            speed    width  ceiling");
-		add(l, EL_TEXT, "capability  %-8s x%-5u %.0f MB/s", cs, k->cap_width, k->cap_ceiling_mbps);
+		char cc[24];
+		known_fmt_dbl(&k->cap_ceiling_mbps, "%.0f MB/s", "?", cc, sizeof(cc));
+		add(l, EL_TEXT, "capability  %-8s x%-5u %s", cs, k->cap_width, cc);
 		add(l, k->downgraded ? EL_WARN : EL_OK, "status      %-8s x%-5u %.0f MB/s%s", ss, k->sta_width,
 		    k->ceiling_mbps, k->downgraded ? "  downgraded" : "");
-		if (k->has_cap2)
-			add(l, EL_DIM, "LnkCap2 max %g GT/s", k->cap2_max_gts);
+		if (k->cap2_max_gts.known)
+			add(l, EL_DIM, "LnkCap2 max %g GT/s", k->cap2_max_gts.v);
 	}
 	if (c->narrowest.known && c->narrowest_at[0])
 		add(l, EL_TEXT, "narrowest on path: %gGT/s x%u at %s (%.0f MB/s)", c->narrowest.sta_gts,

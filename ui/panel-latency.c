@@ -285,10 +285,10 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 		draw_textf(y++, x, w, attr_of(s->total_errors ? EL_FAIL : EL_OK), "errors   %llu",
 			   (unsigned long long)s->total_errors);
 	fmt_secs(a, sizeof(a), s->elapsed_s);
-	fmt_secs(b, sizeof(b), s->eta_s);
+	fmt_secs(b, sizeof(b), s->eta_s.v);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "elapsed  %s%s   ETA %s", a,
-			   s->virtual_time ? " (virtual)" : "", s->eta_s < 0 ? "?" : b);
+			   s->virtual_time ? " (virtual)" : "", s->eta_s.known ? b : "?");
 	/* Position means progress only where the test sweeps the drive. */
 	if (y < end && ui_positional(u) && npos)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "position %.1f %%  step %u/%u", 100 * pos / npos,

@@ -138,11 +138,10 @@ struct pci_link {
 	char reason[96];		/* why unknown */
 	double cap_gts, sta_gts;	/* GT/s */
 	unsigned cap_width, sta_width;	/* lanes */
-	double cap2_max_gts;		/* from LnkCap2 when present, else 0 */
-	bool has_cap2;
+	struct known_dbl cap2_max_gts;	/* from LnkCap2, when present */
 	bool downgraded;		/* status below capability (speed or width) */
 	double ceiling_mbps;		/* usable MB/s at status, one direction */
-	double cap_ceiling_mbps;	/* at capability */
+	struct known_dbl cap_ceiling_mbps;	/* at capability (LnkCap speed and width valid) */
 };
 
 struct controller {

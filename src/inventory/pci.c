@@ -177,7 +177,7 @@ link_finish(struct pci_link *l, unsigned cap_code, unsigned sta_code)
 	char why[96];
 	l->cap_gts = pcie_speed_gts(cap_code);
 	if (l->cap_gts > 0 && l->cap_width > 0)
-		l->cap_ceiling_mbps = pcie_lane_mbps(l->cap_gts) * l->cap_width;
+		KNOWN_SET(l->cap_ceiling_mbps, pcie_lane_mbps(l->cap_gts) * l->cap_width);
 	if (l->sta_width == 0) {
 		link_unknown(l, "link down (LnkSta width x0)");
 		return;
@@ -288,8 +288,9 @@ own_link(struct pci_dev *d, const char *sysfs_root, struct pci_link *l)
 	l->sta_width = (lnksta >> 4) & 0x3f;
 	if ((flags & 0xf) >= 2) {
 		uint32_t lnkcap2 = pci_read_long(d, cap->addr + EXP_LNKCAP2);
-		l->cap2_max_gts = cap2_max(lnkcap2);
-		l->has_cap2 = l->cap2_max_gts > 0;
+		double m = cap2_max(lnkcap2);
+		if (m > 0)
+			KNOWN_SET(l->cap2_max_gts, m);
 	}
 	link_finish(l, lnkcap & 0xf, lnksta & 0xf);
 	return true;

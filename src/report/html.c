@@ -285,8 +285,8 @@ run_header(FILE *f, const struct run_result *r)
 		o += snprintf(b + o, sizeof b - o, ", engine %s", p->engine);
 	snprintf(b + o, sizeof b - o, ", seed %" PRIu64, p->seed);
 	kv_row(f, "parameters", b);
-	if (r->ceiling_mbps > 0) {
-		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
+	if (r->ceiling_mbps.known) {
+		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps.v, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
 		kv_row(f, "link ceiling", b);
 	}
 	if (r->refused_rule[0]) {

@@ -108,7 +108,7 @@ struct verdict {
 	char kind[24];		/* "saturation", "link", "smr", "af", "errors" */
 	char text[320];		/* the sentence a technician reads */
 	int knee_drives;	/* saturation: 0 = no knee */
-	double ceiling_mbps;	/* 0 = unknown */
+	struct known_dbl ceiling_mbps;
 	enum verdict_level level;
 	struct strlist evidence;	/* lines behind the sentence */
 };
@@ -173,7 +173,7 @@ struct run_result {
 	double seconds;
 	bool interrupted;
 	bool virtual_time;	/* sim clock */
-	double ceiling_mbps;	/* link ceiling of the controller, 0 unknown */
+	struct known_dbl ceiling_mbps;	/* link ceiling of the controller */
 	char ceiling_text[64];	/* "x8 5GT/s" */
 	struct step_result *steps;
 	size_t n_steps;

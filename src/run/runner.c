@@ -434,7 +434,7 @@ runner_start(struct runner *r)
 	S->interval_ms = 100;
 	S->n_steps = 0;
 	S->ceiling_mbps = p->ceiling_mbps;
-	S->eta_s = -1;
+	KNOWN_CLEAR(S->eta_s);
 	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = NAN;
 	r->planned_s = 0;
 	bool timed = true;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/known.h"
 #include "run/strip.h"
 
 #define SNAP_SAMPLES 600	/* last 60 s at 10 Hz */
@@ -66,8 +67,9 @@ struct run_snapshot {
 	bool virtual_time;
 	unsigned interval_ms;		/* sample interval */
 	unsigned step, n_steps;		/* current (1-based) */
-	double elapsed_s, eta_s;	/* eta < 0 unknown */
-	double ceiling_mbps;		/* 0 unknown */
+	double elapsed_s;
+	struct known_dbl eta_s;		/* from the planned durations, when there are some */
+	struct known_dbl ceiling_mbps;
 	int knee_drives;		/* 0 none yet */
 	char message[192];		/* last notice / error */
 	size_t n_targets;

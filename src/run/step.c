@@ -354,7 +354,7 @@ step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct s
 					el_step = step_planned(st);
 				if (r->planned_s > 0) {
 					double left = r->planned_s - r->done_planned_s - el_step;
-					r->snap.eta_s = left > 0 ? left : 0;
+					KNOWN_SET(r->snap.eta_s, left > 0 ? left : 0);
 				}
 				pthread_mutex_unlock(&r->mu);
 			}

@@ -24,11 +24,11 @@ fill_link(struct controller *c, const struct sim_hba_model *h)
 		l->sta_gts = h->sta_gts;
 		l->cap_width = h->cap_width;
 		l->sta_width = h->sta_width;
-		l->cap2_max_gts = h->cap_gts;
-		l->has_cap2 = h->cap_gts > 5;	/* LnkCap2 came with PCIe 3.0 */
+		if (h->cap_gts > 5)	/* LnkCap2 came with PCIe 3.0 */
+			KNOWN_SET(l->cap2_max_gts, h->cap_gts);
 		l->downgraded = h->sta_gts < h->cap_gts || h->sta_width < h->cap_width;
 		l->ceiling_mbps = pcie_lane_mbps(h->sta_gts) * h->sta_width;
-		l->cap_ceiling_mbps = pcie_lane_mbps(h->cap_gts) * h->cap_width;
+		KNOWN_SET(l->cap_ceiling_mbps, pcie_lane_mbps(h->cap_gts) * h->cap_width);
 	}
 	snprintf(c->link_from, sizeof c->link_from, "%s", c->address);
 	c->narrowest = *l;

@@ -55,14 +55,14 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 	c->device_id = 0x9485;
 	c->link = (struct pci_link){ .known = true, .cap_gts = 5, .sta_gts = 5, .cap_width = 8,
 				     .sta_width = 4, .downgraded = true, .ceiling_mbps = 2000,
-				     .cap_ceiling_mbps = 4000 };
+				     .cap_ceiling_mbps = { true, 4000 } };
 	c->simulated = true;
 	c = inventory_add_controller(inv);
 	snprintf(c->id, sizeof(c->id), "ctrl1");
 	snprintf(c->address, sizeof(c->address), "0000:04:00.0");
 	snprintf(c->name, sizeof(c->name), "LSI SAS2008 (9211-8i)");
 	c->link = (struct pci_link){ .known = true, .cap_gts = 5, .sta_gts = 5, .cap_width = 8,
-				     .sta_width = 8, .ceiling_mbps = 4000, .cap_ceiling_mbps = 4000 };
+				     .sta_width = 8, .ceiling_mbps = 4000, .cap_ceiling_mbps = { true, 4000 } };
 	for (unsigned i = 0; i < n_drives; i++) {
 		struct drive *d = inventory_add_drive(inv);
 		bool smr = i % 4 == 1;
@@ -147,7 +147,7 @@ fake_fill_result(struct fake_backend *f, unsigned steps)
 	strlist_add(&r->targets, "ctrl:0");
 	r->seconds = steps * f->ticks_per_step / 10.0;
 	r->virtual_time = true;
-	r->ceiling_mbps = 2000;
+	r->ceiling_mbps = known_dbl_of(2000);
 	snprintf(r->ceiling_text, sizeof(r->ceiling_text), "x4 5GT/s");
 	r->steps = calloc(steps, sizeof(*r->steps));
 	r->n_steps = steps;
@@ -186,7 +186,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	s->virtual_time = true;
 	s->interval_ms = 100;
 	s->n_steps = N;
-	s->ceiling_mbps = 2000;
+	s->ceiling_mbps = known_dbl_of(2000);
 	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
 	if (f->running == 1)
 		f->tick++;
@@ -202,7 +202,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 		fake_fill_result(f, step ? step : 1);
 	s->step = step < N ? step + 1 : N;
 	s->elapsed_s = f->tick / 10.0;
-	s->eta_s = (N * f->ticks_per_step - (f->tick < N * f->ticks_per_step ? f->tick : 0)) / 10.0;
+	s->eta_s = known_dbl_of((N * f->ticks_per_step - (f->tick < N * f->ticks_per_step ? f->tick : 0)) / 10.0);
 	s->n_steps_done = step;
 	for (unsigned k = 0; k < N && k < SNAP_STEPS; k++) {
 		bool done = k < step;
