@@ -1,6 +1,7 @@
 /* doc.h - the JSON document every command shares (schema 1): schema, tool, host. */
 #ifndef DS_DOC_H
 #define DS_DOC_H
+#include <stdio.h>
 #include <json-c/json.h>
 #include "inventory/inventory.h"
 #include "util/known.h"
