@@ -104,11 +104,7 @@ add_row(struct lines *l, enum theme_el el, const char *fmt, ...)
 static const char *
 u64s(const struct known_u64 *v, char *b, size_t n)
 {
-	if (v->known)
-		snprintf(b, n, "%llu", (unsigned long long)v->v);
-	else
-		snprintf(b, n, "unknown");
-	return b;
+	return known_fmt_u64(v, "%llu", NULL, b, n);
 }
 
 static const char *
@@ -229,8 +225,8 @@ drive_lines(struct ui *u, const struct drive *d, struct lines *l)
 	struct known_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
 
 	if (cur.known || id->sata_max_gbps.known) {
-		snprintf(a, sizeof(a), cur.known ? "%g Gb/s" : "?", cur.v);
-		snprintf(b, sizeof(b), id->sata_max_gbps.known ? "%g Gb/s" : "?", id->sata_max_gbps.v);
+		known_fmt_dbl(&cur, "%g Gb/s", "?", a, sizeof(a));
+		known_fmt_dbl(&id->sata_max_gbps, "%g Gb/s", "?", b, sizeof(b));
 		bool slow = cur.known && id->sata_max_gbps.known && cur.v < id->sata_max_gbps.v;
 
 		add(l, slow ? EL_WARN : EL_TEXT, "SATA link %s of %s%s", a, b, slow ? " (below capability)" : "");

@@ -195,7 +195,9 @@ table_set_dbl(struct result_table *t, size_t row, size_t col, double v)
 void
 table_set_known_dbl(struct result_table *t, size_t row, size_t col, struct known_dbl v)
 {
-	table_set_dbl(t, row, col, v.known ? v.v : NAN);
+	struct result_cell *c = table_cell(t, row, col);
+	if (c)
+		c->d = v.known && isfinite(v.v) ? v : (struct known_dbl){ 0 };
 }
 
 void
