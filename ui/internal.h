@@ -215,6 +215,7 @@ const char *sym_check(const struct ui *u, bool on);	/* "[x]" */
 void fmt_bytes(char *b, size_t n, double bytes);	/* "2.00 TB" */
 void fmt_rate(char *b, size_t n, double mbps);		/* "544 MB/s" */
 void fmt_us(char *b, size_t n, double us);		/* "850 µs", "12.3 ms" */
+void fmt_known_us(char *b, size_t n, const struct known_dbl *us);	/* fmt_us, "-" unknown */
 void fmt_secs(char *b, size_t n, double s);		/* "1m23s" */
 int attr_of(enum theme_el e);
 

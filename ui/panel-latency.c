@@ -89,9 +89,10 @@ view_from_snapshot(const struct run_snapshot *s, struct lat_view *v)
 		v->b[v->n++] = (struct lbin){ ldexp(1, k + 6) / 1e3, ldexp(1, k + 7) / 1e3, (double)s->lat_hist[k] };
 		v->total += (double)s->lat_hist[k];
 	}
-	v->p[0] = s->lat_p50_us;
-	v->p[1] = s->lat_p99_us;
-	v->p[2] = s->lat_p999_us;
+	const struct known_dbl *p[3] = { &s->lat_p50_us, &s->lat_p99_us, &s->lat_p999_us };
+	for (int i = 0; i < 3; i++)
+		if (p[i]->known)
+			v->p[i] = p[i]->v;	/* else left unknown (NAN in this view) */
 }
 
 /* "100µs", "1ms", "10s": a decade's tick label. */
@@ -277,8 +278,8 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "MB/s     %s", a);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "IOPS     %.0f", s->total_iops);
-	fmt_us(a, sizeof(a), s->lat_p50_us);
-	fmt_us(b, sizeof(b), s->lat_p99_us);
+	fmt_known_us(a, sizeof(a), &s->lat_p50_us);
+	fmt_known_us(b, sizeof(b), &s->lat_p99_us);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "p50/p99  %s / %s", a, b);
 	if (y < end)

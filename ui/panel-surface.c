@@ -83,8 +83,8 @@ acc_live(const struct run_snapshot *s)
 		acc.last_k = k;
 		acc.have_k = true;
 	}
-	if (isfinite(t->p99_us) && t->p99_us / 1e3 > acc.worst_ms[k])
-		acc.worst_ms[k] = (float)(t->p99_us / 1e3);
+	if (t->p99_us.known && t->p99_us.v / 1e3 > acc.worst_ms[k])
+		acc.worst_ms[k] = (float)(t->p99_us.v / 1e3);
 	if (t->errors > acc.last_err)
 		acc.err[k] += (unsigned)(t->errors - acc.last_err);
 	acc.last_err = t->errors;

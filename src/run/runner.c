@@ -144,7 +144,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		struct snap_target *s = &r->live[i].snap;
 		strtrimcpy(s->name, sizeof(s->name), r->t[i].name);
 		s->controller = r->t[i].controller;
-		s->p50_us = s->p99_us = NAN;
+		s->p50_us = s->p99_us = (struct known_dbl){ 0 };
 	}
 	if (bt && bt->before && (rc = bt->before(&r->ctx, err, errlen)) != 0)
 		goto fail;
@@ -435,7 +435,7 @@ runner_start(struct runner *r)
 	S->n_steps = 0;
 	S->ceiling_mbps = p->ceiling_mbps;
 	KNOWN_CLEAR(S->eta_s);
-	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = NAN;
+	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = (struct known_dbl){ 0 };
 	r->planned_s = 0;
 	bool timed = true;
 	for (size_t i = 0; i < p->n_steps; i++) {

@@ -23,7 +23,7 @@ struct snap_target {
 	int controller;			/* inventory index, -1 none */
 	bool active;			/* running in the current step */
 	double mbps, read_mbps, write_mbps, iops;	/* last interval */
-	double p50_us, p99_us;		/* last interval; NAN none */
+	struct known_dbl p50_us, p99_us;	/* last interval (unknown: no I/O in it) */
 	double pos;			/* 0..1 position on the target */
 	uint64_t size;			/* the target's bytes (pos * size = where), 0 unknown */
 	uint64_t bytes, errors;
@@ -78,7 +78,7 @@ struct run_snapshot {
 	struct snap_step steps[SNAP_STEPS];
 	char step_label[SNAP_STEPS][48];	/* what each step is (plan_step.label), "" none */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
-	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
+	struct known_dbl lat_p50_us, lat_p99_us, lat_p999_us;	/* unknown: no I/O yet */
 	double total_mbps, total_iops;	/* current interval, all targets */
 	uint64_t total_errors;
 	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */

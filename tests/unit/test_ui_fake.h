@@ -187,7 +187,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	s->interval_ms = 100;
 	s->n_steps = N;
 	s->ceiling_mbps = known_dbl_of(2000);
-	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
+	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = (struct known_dbl){ 0 };
 	if (f->running == 1)
 		f->tick++;
 	unsigned step = f->tick / f->ticks_per_step;	/* finished steps */
@@ -242,9 +242,9 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	}
 	for (int k = 8; k < 20; k++)
 		s->lat_hist[k] = (uint64_t)(1000 * exp(-0.5 * (k - 13) * (k - 13))) + 1;
-	s->lat_p50_us = 900;
-	s->lat_p99_us = 9000;
-	s->lat_p999_us = 30000;
+	s->lat_p50_us = known_dbl_of(900);
+	s->lat_p99_us = known_dbl_of(9000);
+	s->lat_p999_us = known_dbl_of(30000);
 	return 0;
 }
 
