@@ -156,8 +156,9 @@ table_json(const struct result_table *t)
 			if (cell_known(x))
 				switch (t->cols[c].type) {
 				case COL_STR: v = doc_str(x->s ? x->s : ""); break;
-				case COL_DBL: v = doc_known_dbl_prec(&x->d, t->cols[c].prec + 1); break;
-				default: v = doc_known_i64(&x->i); break;
+				/* by the column's type, as table_cell_text reads it */
+				case COL_DBL: v = jd(x->d.v, t->cols[c].prec + 1); break;
+				default: v = json_object_new_int64(x->i.v); break;
 				}
 			json_object_array_add(row, v);
 		}
