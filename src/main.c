@@ -58,6 +58,7 @@ main(int argc, char **argv)
 		globals_usage(stdout);
 		return 0;
 	}
+	history_use_registry(bench_flags_of);	/* the history files runs by their test's flags */
 	argc = globals_extract(argc, argv, &g);
 	if (argc >= 0)
 		argc = history_take_args(argc, argv);	/* --db, --no-history */

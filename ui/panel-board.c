@@ -1,10 +1,10 @@
 /* panel-board.c - the bench board: one row per drive of a run that feeds it
- * (PANEL_BOARD: triage), the screen a technician leaves open all day.  A
+ * (PANEL_BOARD), the screen a technician leaves open all day.  A
  * row: the slot (controller address and port, from the inventory), model,
  * serial, progress, MB/s now, temperature, a strip of block time by
  * position (the snapshot's strip, filled by the core's sampler) and the
  * verdict: live from the worker's state, after the run from the result's
- * table (its "target", "verdict" and "reasons" columns).  Failing and slow
+ * per-drive verdicts (TR_VERDICTS: target, verdict, reasons).  Failing and slow
  * rows take the fail / warn colours.  o orders by verdict or by slot, Enter
  * opens a drive's detail (its rate by position, its row and evidence), Esc
  * closes it. */
@@ -27,21 +27,12 @@ struct brow {
 	char verdict[160];
 };
 
-/* The result table the board reads after a run: one with a "target" and a
- * "verdict" column. */
+/* The result table the board reads after a run: the per-drive verdicts
+ * (TR_VERDICTS), of whichever test. */
 struct btab {
 	const struct result_table *tb;
 	int c_tgt, c_verdict, c_reasons, c_temp;
 };
-
-static int
-col_of(const struct result_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->n_cols; i++)
-		if (!strcmp(t->cols[i].name, name))
-			return (int)i;
-	return -1;
-}
 
 static const struct run_result *
 board_result(struct ui *u)
@@ -58,15 +49,11 @@ find_table(const struct run_result *r, struct btab *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->c_tgt = b->c_verdict = b->c_reasons = b->c_temp = -1;
-	for (size_t i = 0; r && i < r->n_tables; i++) {
-		const struct result_table *t = &r->tables[i];
-		int ct = col_of(t, "target"), cv = col_of(t, "verdict");
+	const struct result_table *t = r ? result_table_next(r, TR_VERDICTS, NULL) : NULL;
 
-		if (ct >= 0 && cv >= 0) {
-			*b = (struct btab){ t, ct, cv, col_of(t, "reasons"), col_of(t, "temp_c") };
-			return;
-		}
-	}
+	if (t)
+		*b = (struct btab){ t, table_col(t, CR_TARGET), table_col(t, CR_VERDICT),
+				    table_col(t, CR_REASONS), table_col(t, CR_TEMP_C) };
 }
 
 /* The same drive under two spellings: "sim0" and "sim:sim0", "/dev/sdb"

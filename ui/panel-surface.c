@@ -2,8 +2,8 @@
  * the drive (outer edge left), growing left to right as the scan goes, the
  * position axis in % and GB, and below it the block map: each column the
  * slowest block time seen there, in WHDD's classes, failed blocks marked.
- * Live it is fed from the snapshot while a "scan" step runs; in the result
- * view from the result's "map" table. */
+ * Live it is fed from the snapshot while a step that maps the surface runs
+ * (plan_step.maps); in the result view from the result's TR_SURFACE_MAP table. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,8 +48,7 @@ scanning(const struct run_snapshot *s)
 {
 	if (s->state != RUN_RUNNING || !s->step || s->step > SNAP_STEPS)
 		return false;
-	const char *l = s->step_label[s->step - 1];
-	return !strcmp(l, "scan") || !strcmp(l, "quick scan");
+	return s->step_maps[s->step - 1];
 }
 
 /* Live: one observation per frame of the first target. */
@@ -90,28 +89,18 @@ acc_live(const struct run_snapshot *s)
 	acc.last_err = t->errors;
 }
 
-static int
-col_of(const struct result_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->n_cols; i++)
-		if (!strcmp(t->cols[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-/* A result: its "map" table (the first target's rows). */
+/* A result: its surface map (TR_SURFACE_MAP, the first target's rows). */
 static void
 acc_result(const struct run_result *r)
 {
 	acc_reset(r->test);
 	acc.last_elapsed = -1;	/* a live run starts afresh */
 	const struct result_table *t = NULL;
-	for (size_t i = 0; i < r->n_tables; i++)
-		if (!strcmp(r->tables[i].name, "map"))
-			t = &r->tables[i];
-	int cm = t ? col_of(t, "mbps") : -1, cx = t ? col_of(t, "max_ms") : -1;
-	int cf = t ? col_of(t, "failed_blocks") : -1, cg = t ? col_of(t, "at_gb") : -1;
-	int ct = t ? col_of(t, "target") : -1;
+	for (const struct result_table *m = NULL; (m = result_table_next(r, TR_SURFACE_MAP, m));)
+		t = m;	/* the last, as before */
+	int cm = table_col(t, CR_MBPS), cx = table_col(t, CR_MAX_MS);
+	int cf = table_col(t, CR_FAILED_BLOCKS), cg = table_col(t, CR_AT_GB);
+	int ct = table_col(t, CR_TARGET);
 	if (cm < 0 || cx < 0 || cf < 0 || cg < 0 || ct < 0 || !t->n_rows)
 		return;
 	const struct result_cell *first = &t->cells[(size_t)ct];

@@ -11,6 +11,7 @@
 extern const struct bench_test *const bench_table[];
 extern const size_t bench_count;
 const struct bench_test *bench_find(const char *name);
+unsigned bench_flags_of(const char *name);	/* its TEST_* flags, 0 no such test */
 /* "seqread, seqwrite, ..." from the registry, for messages. */
 const char *bench_names(void);
 

@@ -535,6 +535,7 @@ const struct bench_test bench_quick = {
 	.summary = "the familiar grid: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write",
 	.writes = true,
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_TABLE,
+	.flags = TEST_SAMPLED,
 	.defaults = {
 		.bs = 1 << 20, .qd = 8, .seconds = 5, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,

@@ -1,5 +1,8 @@
 /* registry.c - the explicit table of tests.  A new test is one file in
- * src/bench/ and one line here; no test name appears anywhere else. */
+ * src/bench/ and one line here; no test name appears anywhere else
+ * (tools/lint-names.sh): consumers ask a test's flags (TEST_*) and its
+ * tables' roles, and bench_flags_of is the one map from a name to them
+ * (the history's migration, a loaded document). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +37,13 @@ bench_find(const char *name)
 		if (!strcmp(bench_table[i]->name, name))
 			return bench_table[i];
 	return NULL;
+}
+
+unsigned
+bench_flags_of(const char *name)
+{
+	const struct bench_test *t = bench_find(name);
+	return t ? t->flags : 0;
 }
 
 const char *

@@ -215,8 +215,10 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		struct verdict *v = result_verdict(r, VL_WARN, "link",
 			"link trained at %s: %.0f MB/s ceiling — reseat the card or use a wider slot",
 			p->link_text, ceil.v);
-		if (v)
+		if (v) {
 			v->ceiling_mbps = ceil;
+			v->problem = true;
+		}
 	}
 	size_t worst, clean = 0;
 	while (clean < r->n_steps && !stopped_target(&r->steps[clean]) &&

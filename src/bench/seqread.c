@@ -11,6 +11,7 @@ const struct bench_test bench_seqread = {
 		.pattern = "seq", .data = "random", .rw_mix = 100,
 	},
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_POSITION,
+	.flags = TEST_REF_READ,
 	.params = (const struct bench_param *const[]){ BENCH_XFER_PARAMS, NULL },
 	.plan = bench_plan_single,
 };

@@ -685,6 +685,7 @@ const struct bench_test bench_smr = {
 		.pattern = "rand", .data = "random", .rw_mix = 0,
 	},
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_STALLS,
+	.flags = TEST_SMR_PROBE,
 	.params = (const struct bench_param *const[]){ &bp_smr_bs, &bp_qd, &bp_time, &bp_stall,
 						      &bp_long, &bp_trim, &bp_data, NULL },
 	.plan = smr_plan,

@@ -150,7 +150,7 @@ target_result(struct bench_ctx *c, struct run_result *r, unsigned t, struct resu
 	if (x && !table_add_row(x)) {
 		size_t row = x->n_rows - 1;
 		table_set_str(x, row, 0, name);
-		table_set_str(x, row, 1, T->quick ? "quick" : "full");
+		table_set_str(x, row, 1, T->quick ? RESULT_MODE_SAMPLED : "full");
 		table_set_int(x, row, 2, (int64_t)tb_bytes);
 		table_set_dbl(x, row, 3, isfinite(mn) ? mn : NAN);
 		table_set_dbl(x, row, 4, avg);

@@ -270,8 +270,10 @@ surface_plan(struct plan *p, char *err, size_t errlen)
 		snprintf(rp.pattern, sizeof(rp.pattern), "seq");
 		struct plan_step *st;
 		int rc = plan_add_step_params(p, NULL, (unsigned)p->targets.n, &rp, "scan", &st);
-		if (!rc)
+		if (!rc) {
 			st->max_consec_errors = SCAN_ERR_LIMIT;
+			st->maps = true;
+		}
 		return rc;
 	}
 	/* quick: one block first, to learn where the region lies (its size
@@ -322,6 +324,7 @@ add_step_stride(struct bench_ctx *c, unsigned t, const struct surf_tgt *T, uint6
 	if (rc)
 		return rc;
 	st->max_consec_errors = phase == PH_SCAN ? SCAN_ERR_LIMIT : UINT32_MAX;
+	st->maps = phase == PH_SCAN;
 	S->phase[p->n_steps - 1] = (unsigned char)phase;
 	S->arg[p->n_steps - 1] = (short)arg;
 	return 0;
@@ -524,6 +527,7 @@ const struct bench_test bench_surface = {
 	.summary = "surface scan: rate by position, block times, unreadable and slow ranges (read-only)",
 	.writes = false,
 	.panels = PANEL_LATENCY | PANEL_POSITION,	/* the position panel replaces the time plot */
+	.flags = TEST_REF_READ | TEST_MAPS_SURFACE,
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,

@@ -713,9 +713,11 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 		if (table_row(c, tb, t, lv, why, resume))
 			return -ENOMEM;
 	}
-	result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s", c->n_targets,
-		       cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
+	struct verdict *sum = result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s",
+		       c->n_targets, cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
 		       r->interrupted ? " (stopped before the end)" : "");
+	if (sum)
+		sum->tally = true;
 	bench_verdict_errors(p, r);
 	estimate_finish(r);	/* the array these drives would make, from their solo rates */
 	for (size_t t = 0; t < c->n_targets; t++) {
@@ -736,6 +738,7 @@ const struct bench_test bench_triage = {
 	.writes = false,
 	.command = true,
 	.panels = PANEL_THROUGHPUT | PANEL_LATENCY | PANEL_BOARD,
+	.flags = TEST_JUDGES,
 	.defaults = {
 		.bs = 1 << 20, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,

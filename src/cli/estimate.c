@@ -5,9 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench/bench.h"
 #include "cli/cli.h"
 #include "report/run.h"
 #include "run/estimate.h"
+
+/* A result of a test that probes for DM-SMR (its flags in the registry: a
+ * loaded document names its test). */
+static bool
+smr_probe(const struct run_result *r)
+{
+	const struct bench_test *t = bench_find(r->test);
+	return ((t ? t->flags : 0) | r->test_flags) & TEST_SMR_PROBE;
+}
 
 static int
 usage(FILE *f, int rc)
@@ -99,11 +109,11 @@ estimate_cli(int argc, char **argv)
 		}
 	/* the smr result may come first or second */
 	struct run_result *rates = &res[0], *smr = nf > 1 ? &res[1] : NULL;
-	if (smr && !strcmp(rates->test, "smr") && strcmp(smr->test, "smr")) {
+	if (smr && smr_probe(rates) && !smr_probe(smr)) {
 		rates = &res[1];
 		smr = &res[0];
 	}
-	if (smr && strcmp(smr->test, "smr")) {
+	if (smr && !smr_probe(smr)) {
 		fprintf(stderr, "diskscope estimate: %s: a %s result, not an smr result\n",
 			smr == &res[1] ? files[1] : files[0], smr->test);
 		goto out;

@@ -134,20 +134,23 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		if (!n++ && !q->json)
 			printf("%s  model %s  serial %s  wwn %s\n", name, *model ? model : "unknown",
 			       *serial ? serial : "unknown", *wwn ? wwn : "unknown");
-		/* this drive's own verdict (triage's row), else none: a run's
-		 * worst verdict may be another drive's */
+		/* this drive's own verdict (its row of a test that judges
+		 * drives), else none: a run's worst verdict may be another
+		 * drive's */
 		char verdict[8] = "", reason[96] = "";
 		int64_t smv[2];
 		bool smk[2] = { false, false };
-		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *tabs, *row, *o;
-		if (facts && json_object_object_get_ex(facts, "tables", &tabs) &&
-		    json_object_object_get_ex(tabs, "triage", &row)) {
-			if (json_object_object_get_ex(row, "verdict", &o) && json_object_is_type(o, json_type_string))
+		unsigned flags = (unsigned)hst_i64(&st, 10);
+		struct json_object *facts = json_tokener_parse(hst_str(&st, 9)), *o;
+		struct json_object *row = history_verdict_row(facts, flags);
+		if (row) {
+			if (json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o) &&
+			    json_object_is_type(o, json_type_string))
 				snprintf(verdict, sizeof verdict, "%s", json_object_get_string(o));
-			if (json_object_object_get_ex(row, "reasons", &o) && json_object_is_type(o, json_type_string) &&
-			    strcmp(json_object_get_string(o), "-"))
+			if (json_object_object_get_ex(row, col_role_key(CR_REASONS), &o) &&
+			    json_object_is_type(o, json_type_string) && strcmp(json_object_get_string(o), "-"))
 				snprintf(reason, sizeof reason, "%s", json_object_get_string(o));
-			const char *k[2] = { "reallocated", "pending" };
+			const char *k[2] = { col_role_key(CR_REALLOCATED), col_role_key(CR_PENDING) };
 			for (int i = 0; i < 2; i++)
 				if (json_object_object_get_ex(row, k[i], &o) && json_object_is_type(o, json_type_int)) {
 					smv[i] = json_object_get_int64(o);
@@ -201,7 +204,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_object_add(r, "reallocated", smk[0] ? json_object_new_int64(smv[0]) : NULL);
 		json_object_object_add(r, "pending", smk[1] ? json_object_new_int64(smv[1]) : NULL);
 		json_object_array_add(runs, r);
-		if (ok && !isnan(mbps) && (!strcmp(test, "seqread") || !strcmp(test, "surface"))) {
+		if (ok && !isnan(mbps) && (flags & TEST_REF_READ)) {
 			if (isnan(first)) {
 				first = mbps;
 				t_first = t;

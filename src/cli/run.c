@@ -15,13 +15,13 @@
 #include "report/writer.h"
 #include "util/util.h"
 
-/* Errors, a failed link check, a target that measured nothing: exit 1. */
+/* Errors, a failed link check (verdicts that are a problem whatever their
+ * level), a target that measured nothing: exit 1. */
 bool
 run_has_problems(const struct run_result *r)
 {
 	for (size_t i = 0; i < r->n_verdicts; i++)
-		if (!strcmp(r->verdicts[i].kind, "errors") || !strcmp(r->verdicts[i].kind, "link") ||
-		    r->verdicts[i].level == VL_FAIL)
+		if (r->verdicts[i].problem || r->verdicts[i].level == VL_FAIL)
 			return true;
 	for (size_t k = 0; k < r->n_solo; k++)
 		if (r->solo[k].err.count || r->solo[k].note[0])

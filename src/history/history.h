@@ -10,7 +10,7 @@
 #include "run/result.h"
 #include "util/util.h"
 
-#define HISTORY_SCHEMA 2	/* latest schema version (migrations in store.c) */
+#define HISTORY_SCHEMA 3	/* latest schema version (migrations in store.c) */
 
 struct hdb;	/* an open history database, either backend (history/db.h) */
 
@@ -28,6 +28,14 @@ int history_db_path(char *buf, size_t n);
 int history_spool_dir(char *buf, size_t n);
 /* The bench's name in the history: the config's [history] bench, else host. */
 const char *history_bench_name(const char *host);
+
+/* The test registry's flags of a test called name (TEST_*, run/result.h),
+ * 0 an unknown test: what the history files each run under.  Given once
+ * by the program (main.c: the registry) before any history is opened; a
+ * run recorded before schema 3, and a loaded document, get their test's
+ * flags from it. */
+typedef unsigned (*history_flags_fn)(const char *test);
+void history_use_registry(history_flags_fn flags_of);
 
 /* Open a file or a server and migrate the schema to HISTORY_SCHEMA.
  * 0 or -errno with err set (-ECONNREFUSED: the server is unreachable). */
@@ -67,6 +75,7 @@ struct history_run_brief {
 	time_t started;
 	char date[20];		/* "YYYY-MM-DD HH:MM", local time */
 	char test[32];
+	unsigned flags;		/* the test's TEST_* as recorded */
 	struct known_dbl mbps;	/* the drive's mean over the run's steps */
 	int level;		/* the run's worst verdict (enum verdict_level); -1 none */
 };
@@ -74,7 +83,7 @@ struct history_drive_summary {
 	char target[64], model[64], serial[64], wwn[64];
 	struct history_run_brief runs[HISTORY_SUMMARY_RUNS];	/* newest first */
 	size_t n_runs;
-	struct known_dbl mbps;		/* latest good seqread/surface rate */
+	struct known_dbl mbps;		/* latest good reference read rate (TEST_REF_READ) */
 	struct known_dbl percentile;	/* among the other drives of its model (ties half); unknown: no peers */
 	int peers;		/* how many other drives of its model have a rate */
 };
@@ -83,12 +92,18 @@ struct history_drive_summary {
  * -ENOENT: no run of that drive recorded. */
 int history_drive_summary(const char *key, struct history_drive_summary *out, char *err, size_t n);
 /* The best read rate (MB/s, mean over a run's steps) each recorded drive of
- * MODEL reached in a finished TEST run (NULL: seqread or surface), at most
+ * MODEL reached in a finished TEST run (NULL: a reference read, TEST_REF_READ), at most
  * max of them into rates (by drive row, oldest first), *n how many.  The
  * drives of a run in progress are not recorded yet; drives whose serial is
  * in skip_serials (NULL none) are left out: the drives on the bench now. */
 int history_model_rates(const char *model, const char *test, const struct strlist *skip_serials,
 			double *rates, size_t max, size_t *n, char *err, size_t en);
+
+/* The drive's own verdict in a run: its row ({column: value}) of the
+ * verdict table in its recorded facts (run_target.facts), when the run's
+ * test judges drives (flags has TEST_JUDGES); else, or no such row, NULL.
+ * The row belongs to facts (NULL allowed). */
+struct json_object *history_verdict_row(struct json_object *facts, unsigned flags);
 
 /* --no-history was given: nothing recorded, nothing read. */
 bool history_off(void);

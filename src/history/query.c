@@ -12,13 +12,14 @@
 #include "history/history.h"
 #include "history/internal.h"
 
-/* Latest good seqread/surface rate of each drive of a model. */
+/* Latest good reference read rate (?2: TEST_REF_READ) of each drive of a
+ * model (?1). */
 #define PEERS_SQL \
 	"SELECT rt.drive, (SELECT avg(s.mbps) FROM step_result s WHERE s.run = r.id AND s.target = rt.target)" \
 	" FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive" \
-	" WHERE d.model = ? AND r.test IN ('seqread', 'surface') AND r.interrupted = 0 AND r.failed = 0" \
+	" WHERE d.model = ?1 AND (r.flags & ?2) <> 0 AND r.interrupted = 0 AND r.failed = 0" \
 	" AND r.id = (SELECT max(r2.id) FROM run r2 JOIN run_target t2 ON t2.run = r2.id" \
-	"  WHERE t2.drive = rt.drive AND r2.test IN ('seqread', 'surface') AND r2.interrupted = 0 AND r2.failed = 0)"
+	"  WHERE t2.drive = rt.drive AND (r2.flags & ?2) <> 0 AND r2.interrupted = 0 AND r2.failed = 0)"
 
 int
 history_peers(struct hdb *db, const char *model, int64_t self, double rate, struct known_dbl *pct)
@@ -29,6 +30,7 @@ history_peers(struct hdb *db, const char *model, int64_t self, double rate, stru
 
 	hst_init(&st, db, PEERS_SQL);
 	hst_text(&st, 1, model);
+	hst_int(&st, 2, TEST_REF_READ);
 	while ((rc = hst_step(&st)) > 0) {
 		struct known_dbl v = hst_dbl(&st, 1);
 		if (hst_i64(&st, 0) == self || !v.known)
@@ -159,12 +161,13 @@ summarize(struct hdb *db, int64_t id, struct history_drive_summary *o)
 		snprintf(b->test, sizeof b->test, "%s", hst_str(&st, 2));
 		b->mbps = hst_dbl(&st, 4);
 		b->level = hst_null(&st, 8) ? -1 : (int)hst_i64(&st, 8);
+		b->flags = (unsigned)hst_i64(&st, 10);
 		if (o->n_runs < HISTORY_SUMMARY_RUNS)
 			o->n_runs++;
 		if (!o->target[0])
 			snprintf(o->target, sizeof o->target, "%s", hst_str(&st, 3));
 		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
-		if (ok && b->mbps.known && (!strcmp(b->test, "seqread") || !strcmp(b->test, "surface")))
+		if (ok && b->mbps.known && (b->flags & TEST_REF_READ))
 			o->mbps = b->mbps;
 	}
 	hst_end(&st);
@@ -234,10 +237,11 @@ history_model_rates(const char *model, const char *test, const struct strlist *s
 		 " FROM run r JOIN run_target rt ON rt.run = r.id JOIN drive d ON d.id = rt.drive"
 		 " JOIN step_result s ON s.run = r.id AND s.target = rt.target"
 		 " WHERE d.model = ?1 AND r.interrupted = 0 AND r.failed = 0"
-		 " AND (r.test = ?2 OR (?2 IS NULL AND r.test IN ('seqread', 'surface')))"
+		 " AND (r.test = ?2 OR (?2 IS NULL AND (r.flags & ?3) <> 0))"
 		 " GROUP BY r.id, rt.drive, rt.target) x WHERE x.mbps IS NOT NULL GROUP BY x.drive ORDER BY x.drive");
 	hst_text(&st, 1, model);
 	hst_text(&st, 2, test);
+	hst_int(&st, 3, TEST_REF_READ);
 	while ((rc = hst_step(&st)) > 0 && *n < max) {
 		const char *serial = hst_str(&st, 2);
 		if (skip_serials && serial && *serial && strlist_has(skip_serials, serial))
@@ -249,4 +253,23 @@ history_model_rates(const char *model, const char *test, const struct strlist *s
 	if (rc < 0)
 		snprintf(err, en, "rates of %s: the history could not be read", model);
 	return rc < 0 ? rc : 0;
+}
+
+struct json_object *
+history_verdict_row(struct json_object *facts, unsigned flags)
+{
+	struct json_object *tabs, *o;
+
+	if (!(flags & TEST_JUDGES) || !facts || !json_object_object_get_ex(facts, "tables", &tabs) ||
+	    !json_object_is_type(tabs, json_type_object))
+		return NULL;
+	/* facts keep a table's row by the table's name: the one with a
+	 * verdict column is the drive's verdict table */
+	json_object_object_foreach(tabs, name, row) {
+		(void)name;
+		if (json_object_is_type(row, json_type_object) &&
+		    json_object_object_get_ex(row, col_role_key(CR_VERDICT), &o))
+			return row;
+	}
+	return NULL;
 }

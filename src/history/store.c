@@ -43,9 +43,66 @@ static const char *const migrations[] = {
 	"ALTER TABLE run ADD COLUMN doc TEXT;"
 	"ALTER TABLE run_target ADD COLUMN facts TEXT;"
 	"CREATE INDEX run_by_started ON run(started);",
+	/* 3: what each run's test is (TEST_*), so queries filter on it and
+	 * never on a test's name; old runs get their test's flags from the
+	 * registry (fill_flags) */
+	"ALTER TABLE run ADD COLUMN flags @INT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+static history_flags_fn registry_flags;
+
+void
+history_use_registry(history_flags_fn flags_of)
+{
+	registry_flags = flags_of;
+}
+
+/* The flags a run is filed under: its own, else its test's in the registry. */
+static unsigned
+run_flags(const struct run_result *r)
+{
+	return r->test_flags ? r->test_flags : registry_flags ? registry_flags(r->test) : 0;
+}
+
+/* Migration 3's data: each recorded test's flags from the registry, the
+ * one place a test's name maps to them (a test no longer known: 0). */
+static int
+fill_flags(struct hdb *db, char *err, size_t n)
+{
+	struct strlist tests = { 0 };
+	struct hst st;
+	int rc;
+
+	hst_init(&st, db, "SELECT DISTINCT test FROM run WHERE flags IS NULL");
+	while ((rc = hst_step(&st)) > 0)
+		if (strlist_add(&tests, hst_str(&st, 0))) {
+			rc = -ENOMEM;
+			break;
+		}
+	hst_end(&st);
+	if (rc >= 0 && tests.n && !registry_flags) {	/* a new database needs none */
+		strlist_free(&tests);
+		snprintf(err, n, "schema 3 needs the test registry (history_use_registry) for the runs before it");
+		return -EINVAL;
+	}
+	for (size_t i = 0; rc >= 0 && i < tests.n; i++) {
+		hst_init(&st, db, "UPDATE run SET flags = ? WHERE test = ? AND flags IS NULL");
+		hst_int(&st, 1, registry_flags(tests.v[i]));
+		hst_text(&st, 2, tests.v[i]);
+		rc = hst_run(&st, NULL);
+	}
+	strlist_free(&tests);
+	if (rc < 0)
+		snprintf(err, n, "filling the runs' flags: %s", rc == -ENOMEM ? "out of memory" : db->ops->errmsg(db));
+	return rc < 0 ? rc : 0;
+}
+
+/* Code a migration runs after its SQL, by the version it makes. */
+static int (*const migration_data[N_MIGRATIONS + 1])(struct hdb *, char *, size_t) = {
+	[3] = fill_flags,
+};
 
 /* The migration text for a dialect: SQLite's types are its own schema 1. */
 static char *
@@ -130,7 +187,8 @@ migrate(struct hdb *db, char *err, size_t n)
 		snprintf(set, sizeof set, "UPDATE meta SET schema_version = %d", v + 1);
 		if (!sql || (v == 0 && hdb_exec(db, "CREATE TABLE IF NOT EXISTS meta(schema_version INTEGER NOT NULL);"
 				"INSERT INTO meta SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM meta)", err, n)) ||
-		    hdb_exec(db, sql, err, n) || hdb_exec(db, set, err, n) || hdb_exec(db, "COMMIT", err, n)) {
+		    hdb_exec(db, sql, err, n) || (migration_data[v + 1] && migration_data[v + 1](db, err, n)) ||
+		    hdb_exec(db, set, err, n) || hdb_exec(db, "COMMIT", err, n)) {
 			free(sql);
 			rollback(db);
 			return -EIO;
@@ -348,7 +406,7 @@ target_facts(struct json_object *j, const char *target)
 			struct json_object *row = NULL;
 			size_t tc = SIZE_MAX, nc = json_object_array_length(cols);
 			for (size_t c = 0; c < nc; c++)
-				if (col_is(json_object_array_get_idx(cols, c), "target"))
+				if (col_is(json_object_array_get_idx(cols, c), col_role_key(CR_TARGET)))
 					tc = c;
 			for (size_t k = 0; tc != SIZE_MAX && !row && k < json_object_array_length(rows); k++) {
 				o = json_object_array_get_idx(json_object_array_get_idx(rows, k), tc);
@@ -388,8 +446,8 @@ store_body(struct hdb *db, const struct run_result *r, struct json_object *j, in
 	hst_text(&st, 1, history_bench_name(r->host));
 	if ((rc = hst_run(&st, &bench)))
 		return rc;
-	hst_init(&st, db, "INSERT INTO run(run_id, bench, started, seconds, version, test, interrupted, failed)"
-		 " VALUES(?,?,?,?,?,?,?,?) RETURNING id");
+	hst_init(&st, db, "INSERT INTO run(run_id, bench, started, seconds, version, test, interrupted, failed,"
+		 " flags) VALUES(?,?,?,?,?,?,?,?,?) RETURNING id");
 	hst_text(&st, 1, r->run_id);
 	hst_int(&st, 2, bench);
 	hst_int(&st, 3, (int64_t)r->started);
@@ -398,6 +456,7 @@ store_body(struct hdb *db, const struct run_result *r, struct json_object *j, in
 	hst_text(&st, 6, r->test);
 	hst_int(&st, 7, r->interrupted);
 	hst_int(&st, 8, r->failed);
+	hst_int(&st, 9, run_flags(r));
 	if ((rc = hst_run(&st, run)))
 		return rc;
 	for (size_t i = 0; i < r->n_ident && i < r->ident_targets.n; i++) {

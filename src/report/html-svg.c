@@ -494,7 +494,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 	struct mark m = { NAN, "knee" };
 	char knee[32];
 	for (size_t i = 0; i < r->n_verdicts; i++)
-		if (!strcmp(r->verdicts[i].kind, "saturation") && r->verdicts[i].knee_drives > 0) {
+		if (r->verdicts[i].knee_drives > 0) {	/* only a saturation verdict has a knee */
 			m.x = r->verdicts[i].knee_drives;
 			snprintf(knee, sizeof knee, "knee: %d drives", r->verdicts[i].knee_drives);
 			m.label = knee;

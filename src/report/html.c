@@ -148,7 +148,7 @@ drive_verdict(const struct run_result *r, const char *t)
 	for (int pass = 0; pass < 2 && !best; pass++)
 		for (size_t i = 0; i < r->n_verdicts; i++) {
 			const struct verdict *v = &r->verdicts[i];
-			bool mine = pass == 0 ? verdict_of(v, t) : !verdict_of_any(r, v) && strcmp(v->kind, "summary");
+			bool mine = pass == 0 ? verdict_of(v, t) : !verdict_of_any(r, v) && !v->tally;
 			if (mine && (!best || level_rank(v->level) > level_rank(best->level)))
 				best = v;
 		}

@@ -317,6 +317,8 @@ run_json(const struct run_result *r)
 		json_object_object_add(vo, "ceiling_mbps", doc_known_dbl_prec(&x->ceiling_mbps, 0));
 		json_object_object_add(vo, "level", json_object_new_string(verdict_level_name(x->level)));
 		json_object_object_add(vo, "evidence", jlist(&x->evidence));
+		if (x->tally)	/* only then: a count over the drives, no drive's own */
+			json_object_object_add(vo, "tally", json_object_new_boolean(true));
 		json_object_array_add(v, vo);
 	}
 	json_object_object_add(o, "verdicts", v);

@@ -606,6 +606,8 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 			gs(&L, vo, "level", lv, sizeof(lv));
 			if (verdict_level_parse(lv, &x->level))
 				x->level = VL_INFO;
+			struct json_object *ty = get(vo, "tally");
+			x->tally = ty && json_object_is_type(ty, json_type_boolean) && json_object_get_boolean(ty);
 			rc = glist(&L, vo, "evidence", &x->evidence);
 		}
 	}

@@ -179,15 +179,6 @@ drive_named(struct est_input *in, const char *name)
 	return d;	/* no rate known yet */
 }
 
-static int
-col_of(const struct result_table *t, const char *name)
-{
-	for (size_t c = 0; c < t->n_cols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	return -1;
-}
-
 /* Where a drive's rate came from, best last: a pass's step, a solo pass, a
  * table of each target's average over its whole region (a surface scan). */
 enum rate_src { SRC_NONE, SRC_STEP, SRC_SOLO, SRC_TABLE };
@@ -246,10 +237,9 @@ take_rates(const struct run_result *r, struct est_input *in, struct rate_pick (*
 				take_step(d, pk[d - in->d], sr, &sr->res[k], &r->params);
 		}
 	}
-	/* found by its columns, whatever the test */
-	for (size_t i = 0; i < r->n_tables; i++) {
-		const struct result_table *t = &r->tables[i];
-		int ct = col_of(t, "target"), ca = col_of(t, "avg_mbps"), cm = col_of(t, "mode");
+	/* found by its role, whatever the test */
+	for (const struct result_table *t = NULL; (t = result_table_next(r, TR_DRIVE_RATES, t));) {
+		int ct = table_col(t, CR_TARGET), ca = table_col(t, CR_AVG_MBPS), cm = table_col(t, CR_MODE);
 		for (size_t row = 0; ct >= 0 && ca >= 0 && row < t->n_rows; row++) {
 			const struct result_cell *n = &t->cells[row * t->n_cols + (size_t)ct];
 			const struct result_cell *a = &t->cells[row * t->n_cols + (size_t)ca];
@@ -259,7 +249,7 @@ take_rates(const struct run_result *r, struct est_input *in, struct rate_pick (*
 			if (d) {
 				const struct result_cell *m = cm >= 0 ? &t->cells[row * t->n_cols + (size_t)cm] : NULL;
 				d->read_mbps = a->d;
-				d->sampled = m && m->s && !strcmp(m->s, "quick");
+				d->sampled = m && m->s && !strcmp(m->s, RESULT_MODE_SAMPLED);
 				pk[d - in->d][0].src = SRC_TABLE;
 			}
 		}

@@ -47,7 +47,7 @@ unsigned estimate_min_drives(enum est_layout l);
 int estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, struct est_row *out);
 /* The drives, rates, capacities and controller cap in a result (saturate,
  * surface, or any run).  A drive's rate is its sustained pass: a table's
- * per-target average over its whole region ("target" and "avg_mbps"
+ * per-target average over its whole region (a TR_DRIVE_RATES table
  * columns, a surface scan's), else its solo pass, else its sequential
  * pure-read (pure-write) step with the fewest drives beside it that moved
  * the most bytes (not a burst, access-time or re-read step).  "loop0" and

@@ -144,6 +144,69 @@ verdict_level_parse(const char *s, enum verdict_level *out)
 
 /* ---- tables ---- */
 
+/* The schema's name of each column role: the one table of them. */
+static const char *const role_keys[CR_COUNT] = {
+	[CR_TARGET] = "target", [CR_VERDICT] = "verdict", [CR_REASONS] = "reasons",
+	[CR_TEMP_C] = "temp_c", [CR_REALLOCATED] = "reallocated", [CR_PENDING] = "pending",
+	[CR_AVG_MBPS] = "avg_mbps", [CR_MODE] = "mode", [CR_AT_GB] = "at_gb", [CR_MBPS] = "mbps",
+	[CR_MAX_MS] = "max_ms", [CR_FAILED_BLOCKS] = "failed_blocks",
+};
+
+const char *
+col_role_key(enum col_role role)
+{
+	return (unsigned)role < CR_COUNT && role_keys[role] ? role_keys[role] : "";
+}
+
+int
+table_col(const struct result_table *t, enum col_role role)
+{
+	const char *k = col_role_key(role);
+	for (size_t i = 0; t && *k && i < t->n_cols; i++)
+		if (!strcmp(t->cols[i].name, k))
+			return (int)i;
+	return -1;
+}
+
+const struct result_cell *
+table_role_cell(const struct result_table *t, size_t row, enum col_role role)
+{
+	int c = table_col(t, role);
+	return c >= 0 && row < t->n_rows ? &t->cells[row * t->n_cols + (size_t)c] : NULL;
+}
+
+/* A table's role from the roles of its columns (the first that fits). */
+static enum table_role
+role_of_cols(const struct result_table *t)
+{
+	static const struct {
+		enum table_role role;
+		enum col_role need[5];
+	} fits[] = {
+		{ TR_VERDICTS, { CR_TARGET, CR_VERDICT } },
+		{ TR_SURFACE_MAP, { CR_TARGET, CR_AT_GB, CR_MBPS, CR_MAX_MS, CR_FAILED_BLOCKS } },
+		{ TR_DRIVE_RATES, { CR_TARGET, CR_AVG_MBPS } },
+	};
+	for (size_t f = 0; f < ARRAY_SIZE(fits); f++) {
+		bool all = true;
+		for (size_t k = 0; all && k < ARRAY_SIZE(fits[f].need) && fits[f].need[k]; k++)
+			all = table_col(t, fits[f].need[k]) >= 0;
+		if (all)
+			return fits[f].role;
+	}
+	return TR_NONE;
+}
+
+const struct result_table *
+result_table_next(const struct run_result *r, enum table_role role, const struct result_table *after)
+{
+	size_t i = after ? (size_t)(after - r->tables) + 1 : 0;
+	for (; r && i < r->n_tables; i++)
+		if (r->tables[i].role == role)
+			return &r->tables[i];
+	return NULL;
+}
+
 struct result_table *
 result_table_add(struct run_result *r, const char *name, const char *title,
 		 const struct result_col *cols, size_t n_cols)
@@ -161,6 +224,7 @@ result_table_add(struct run_result *r, const char *name, const char *title,
 	t->n_cols = n_cols;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	snprintf(t->title, sizeof(t->title), "%s", title ? title : "");
+	t->role = role_of_cols(t);
 	r->n_tables++;
 	return t;
 }
@@ -311,17 +375,21 @@ verdict_target_errors(struct run_result *r, const struct target_result *t, const
 			t->err.count == 1 ? "" : "s", by,
 			(unsigned long long)t->err.first_offset,
 			(unsigned long long)t->err.last_offset);
+		if (v)
+			v->problem = true;
 		if (v && t->note[0])
 			verdict_evidence(v, "%s", t->note);
 	}
 	if (t->ramp_err.count) {
 		errors_text(&t->ramp_err, by, sizeof(by));
-		result_verdict(r, VL_FAIL, "errors",
+		struct verdict *v = result_verdict(r, VL_FAIL, "errors",
 			"%s%s: %llu I/O error%s during ramp-up (%s), first at byte %llu, last at byte %llu",
 			t->target, where, (unsigned long long)t->ramp_err.count,
 			t->ramp_err.count == 1 ? "" : "s", by,
 			(unsigned long long)t->ramp_err.first_offset,
 			(unsigned long long)t->ramp_err.last_offset);
+		if (v)
+			v->problem = true;
 	}
 }
 

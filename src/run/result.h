@@ -104,6 +104,19 @@ struct step_result {
 
 enum verdict_level { VL_INFO, VL_PASS, VL_WARN, VL_FAIL };
 
+/* What a test's results are (bench_test.flags, run_result.test_flags):
+ * what consumers ask instead of a test's name.  The history stores them
+ * with each run. */
+enum test_flag {
+	TEST_REF_READ = 1u << 0,	/* its rate is a reference read of the drive (a sequential
+					   read of its region): the history's model rates */
+	TEST_JUDGES = 1u << 1,		/* it judges drives: a verdict per drive (a TR_VERDICTS
+					   table); the history shows the drive's own */
+	TEST_MAPS_SURFACE = 1u << 2,	/* it maps the surface by position (a TR_SURFACE_MAP table) */
+	TEST_SAMPLED = 1u << 3,		/* it samples the drive (a grid), no whole pass */
+	TEST_SMR_PROBE = 1u << 4,	/* it probes for DM-SMR: the array estimate's second result */
+};
+
 struct verdict {
 	char kind[24];		/* "saturation", "link", "smr", "af", "errors" */
 	char text[320];		/* the sentence a technician reads */
@@ -111,11 +124,50 @@ struct verdict {
 	struct known_dbl ceiling_mbps;
 	enum verdict_level level;
 	struct strlist evidence;	/* lines behind the sentence */
+	bool problem;		/* a problem whatever its level (exit 1): I/O errors, a
+				   link trained narrower than it can */
+	bool tally;		/* a count over the drives ("12 drives: 10 pass ..."),
+				   never one drive's verdict */
 };
 
 /* A named table with typed columns, rendered by every writer and the
  * dashboard without knowing the test. */
 enum col_type { COL_STR, COL_INT, COL_DBL, COL_LBA, COL_BYTES };
+
+/* What a column holds, for the consumers that read a table of any test
+ * (the board, the surface panel, the estimate, the history).  A role is
+ * its column's name in the result schema (col_role_key: "target",
+ * "verdict", ...), known in result.c alone, so a document loaded from JSON
+ * has its roles too; consumers ask table_col(t, CR_...). */
+enum col_role {
+	CR_NONE,
+	CR_TARGET,		/* the drive of the row (as the run named it) */
+	CR_VERDICT,		/* the drive's verdict word: PASS, WARN, FAIL */
+	CR_REASONS,		/* why, one line */
+	CR_TEMP_C,		/* its temperature, C */
+	CR_REALLOCATED,		/* SMART 5 after the run */
+	CR_PENDING,		/* SMART 197 after the run */
+	CR_AVG_MBPS,		/* the drive's average rate over its whole region */
+	CR_MODE,		/* how the region was read: whole, or sampled (RESULT_MODE_SAMPLED) */
+	CR_AT_GB,		/* a position on the drive, GB */
+	CR_MBPS,		/* the rate at that position */
+	CR_MAX_MS,		/* the slowest block there, ms */
+	CR_FAILED_BLOCKS,	/* unreadable blocks there */
+	CR_COUNT
+};
+
+/* The CR_MODE word of a sampled read (the rate is the samples' average). */
+#define RESULT_MODE_SAMPLED "quick"
+
+/* What a table is (set by its test, or found from its columns' roles when
+ * added: result_table_add). */
+enum table_role {
+	TR_NONE,
+	TR_VERDICTS,		/* one row per drive: CR_TARGET and CR_VERDICT (the board) */
+	TR_SURFACE_MAP,		/* rows by position: CR_TARGET, CR_AT_GB, CR_MBPS, CR_MAX_MS,
+				   CR_FAILED_BLOCKS (the surface panel) */
+	TR_DRIVE_RATES,		/* one row per drive: CR_TARGET and CR_AVG_MBPS (the estimate) */
+};
 
 struct result_col {
 	char name[24];		/* key in JSON/CSV */
@@ -144,6 +196,7 @@ struct result_table {
 	size_t n_cols;
 	struct result_cell *cells;	/* n_rows x n_cols, row-major */
 	size_t n_rows;
+	enum table_role role;	/* set by result_table_add from its columns; a test may set it */
 };
 
 struct run_params {
@@ -196,6 +249,7 @@ struct run_result {
 	 * "" not refused */
 	char refused_rule[24];
 	char refused_evidence[320];
+	unsigned test_flags;	/* the test's TEST_* (0: not known, a loaded document) */
 };
 
 void run_result_free(struct run_result *r);
@@ -207,7 +261,8 @@ int verdict_evidence(struct verdict *v, const char *fmt, ...) __attribute__((for
 const char *verdict_level_name(enum verdict_level lv);	/* pass, info, warn, fail */
 int verdict_level_parse(const char *s, enum verdict_level *out);
 
-/* Tables: add one with its columns, then rows; cells start unknown. */
+/* Tables: add one with its columns, then rows; cells start unknown.  Its
+ * role comes from its columns' roles (a test may set t->role after). */
 struct result_table *result_table_add(struct run_result *r, const char *name, const char *title,
 				      const struct result_col *cols, size_t n_cols);
 int table_add_row(struct result_table *t);	/* 0 / -ENOMEM; the new row is n_rows - 1 */
@@ -219,6 +274,14 @@ int table_set_str(struct result_table *t, size_t row, size_t col, const char *s)
 /* A cell as text for a screen ("-" unknown). */
 void table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf, size_t n);
 void result_table_free(struct result_table *t);
+/* Typed lookups, the one place that knows which name a role has. */
+const char *col_role_key(enum col_role role);	/* its name in the schema: "target", "" none */
+int table_col(const struct result_table *t, enum col_role role);	/* column index, -1 none */
+/* The next table of that role after `after` (NULL: the first), NULL none. */
+const struct result_table *result_table_next(const struct run_result *r, enum table_role role,
+					     const struct result_table *after);
+/* A cell of the column of that role in row, NULL: no such column or row. */
+const struct result_cell *table_role_cell(const struct result_table *t, size_t row, enum col_role role);
 /* A deep copy of src into dst (zeroed first).  0 / -ENOMEM (dst then empty). */
 int result_table_copy(struct result_table *dst, const struct result_table *src);
 

@@ -335,6 +335,7 @@ runner_main(void *arg)
 				r->snap.steps[pos].n_active = st.n;
 				r->snap.steps[pos].ideal_mbps = st.ref_mbps;
 				strtrimcpy(r->snap.step_label[pos], sizeof(r->snap.step_label[pos]), st.label);
+				r->snap.step_maps[pos] = st.maps;
 			}
 			pthread_mutex_unlock(&r->mu);
 		} else {
@@ -403,6 +404,7 @@ runner_start(struct runner *r)
 	struct run_result *res = &r->res;
 	if (p->test)
 		strtrimcpy(res->test, sizeof(res->test), p->test->name);
+	res->test_flags = p->test ? p->test->flags : 0;
 	copy_list(&res->targets, p->user_targets.n ? &p->user_targets : &p->targets);
 	res->params = p->params;
 	res->params.engine[0] = 0;	/* filled with the engine actually used */

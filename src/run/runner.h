@@ -25,6 +25,8 @@ struct plan_step {
 	struct run_params rp;		/* this step's own parameters (bs, qd, region, mix...) */
 	char label[48];			/* what the step is, e.g. "4 drives", "4k at +512" */
 	bool solo;			/* a reference pass (results in run_result.solo) */
+	bool maps;			/* a scan that maps the surface by position (the surface
+					   panel draws it live) */
 	double ref_mbps;		/* a reference line the test expects (ideal), 0 none */
 	double pause_s;			/* idle before this step (sim drives idle on their clock) */
 	unsigned max_consec_errors;	/* failed I/Os in a row that end a worker, 0 = default (256) */

@@ -77,6 +77,7 @@ struct run_snapshot {
 	size_t n_steps_done;
 	struct snap_step steps[SNAP_STEPS];
 	char step_label[SNAP_STEPS][48];	/* what each step is (plan_step.label), "" none */
+	bool step_maps[SNAP_STEPS];		/* the step maps the surface (plan_step.maps) */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
 	struct known_dbl lat_p50_us, lat_p99_us, lat_p999_us;	/* unknown: no I/O yet */
 	double total_mbps, total_iops;	/* current interval, all targets */

@@ -63,7 +63,7 @@ enum {
 	PANEL_STALLS = 1u << 4,		/* throughput: mark stretches of >= 500 ms with no I/O */
 	PANEL_TABLE = 1u << 5,		/* the test's table so far (live_table), filled step by step */
 	PANEL_BOARD = 1u << 6,		/* the bench board: one row per drive, its verdict (a
-					   "target"/"verdict" table in the result) */
+					   TR_VERDICTS table in the result) */
 };
 
 /* What the hooks see: the runner's plan (steps may be appended), the result
@@ -89,6 +89,8 @@ struct bench_test {
 	bool command;			/* also `diskscope NAME ...`: headless in a script, the
 					 * dashboard in a terminal */
 	unsigned panels;		/* PANEL_* */
+	unsigned flags;			/* TEST_* (run/result.h): what its results are, for the
+					   consumers that must not know its name */
 	struct run_params defaults;	/* base values; the bound parameters start here */
 	const struct bench_param *const *params;	/* NULL-terminated */
 	/* Steps, each with its own run_params and label (targets and options

@@ -400,10 +400,10 @@ run_loop(struct worker *w)
 	uint64_t tm = t0 + p->ramp_ns;			/* measurement starts */
 	uint64_t tstop = p->time_ns ? tm + p->time_ns : UINT64_MAX;
 	uint64_t inext = tm + interval;			/* end of the current interval */
-	uint64_t issued = 0, consec = 0, last = tm, last_fail = tm, rb = 0, wb = 0, ios = 0, late = 0;
+	uint64_t issued = 0, consec = 0, last = tm, streak_from = tm, rb = 0, wb = 0, ios = 0, late = 0;
 	uint64_t prev = t0, scanned = t0, gave_up = 0;
 	uint64_t conts = worker_cont_count();
-	bool stopping = false, measuring = p->ramp_ns == 0;
+	bool stopping = false, measuring = p->ramp_ns == 0, died = false;
 	const struct io_u *rule_u = NULL;	/* the I/O whose completion a fail rule ended on */
 	bool wall = !ops->clock_ns;	/* a pause shows on the wall clock only */
 	w->next = p->first;
@@ -456,6 +456,7 @@ run_loop(struct worker *w)
 					tstop += gap;
 				inext += gap;
 				last += gap;
+				streak_from += gap;
 				scanned = now;
 				for (unsigned i = 0; i < p->qd; i++)
 					if (w->busy[i])
@@ -504,9 +505,12 @@ run_loop(struct worker *w)
 					err_record(&w->err, e, u->offset);
 					PUB_STORE(errors, w->err.count);
 				}
-				if (td >= tm && td < tstop && td > last_fail)
-					last_fail = td;
+				if (!consec)
+					streak_from = last;
+				if (td >= tm && td < tstop && td > last)
+					last = td;	/* a step of failed reads took time too */
 				if (++consec >= p->max_consec_errors && !stopping) {
+					died = true;
 					snprintf(w->msg, sizeof(w->msg), "%s: stopped after %llu failed I/Os in a row (%s)",
 						 p->t->name, (unsigned long long)consec, strerror(e));
 					stopping = true;
@@ -593,11 +597,12 @@ run_loop(struct worker *w)
 	}
 	/* The measured span: to the time limit when it was reached, else to the
 	 * last counted completion (or to the give-up on a timed-out I/O). */
-	/* A step of failed reads only (a bisection's probes) took time too; a
-	 * drive that read and then failed is measured to its last good read,
-	 * so a step's common window is the time all delivered data. */
-	if (!ios && last_fail > last)
-		last = last_fail;
+	/* Failed reads are measured time (a bisection's probes), but a drive
+	 * that read and then died (the streak of failures that ended it) is
+	 * measured to its time before that streak: a step's common window is
+	 * the time all of its drives delivered data. */
+	if (died && streak_from > tm)
+		last = streak_from;
 	uint64_t tend = tstop != UINT64_MAX && eclock(w) >= tstop ? tstop : last;
 	if (gave_up > tend)	/* the stall before giving up was measured time */
 		tend = gave_up < tstop ? gave_up : tstop;

@@ -7,6 +7,8 @@
 #   fault_start [DAEMON-ARGS...]     mount in $FT/mnt (sets FT, FMNT, FPID)
 #   fault_loop N                     a loop device over disk N in $FLOOP (direct-io)
 #   fault_ctl COMMAND...             one command to MOUNT/.ctl; fails the test if refused
+#   fault_run NAME ARGS...           `diskscope run ARGS` that must exit 0, its
+#                                    output shown, its JSON checked in $FT/NAME.json
 #   fault_cleanup                    loops detached, mount gone, daemon ended
 #
 # After sourcing, a scenario that also sources tests/ui/lib.sh must call
@@ -32,6 +34,7 @@ fault_need() {
 	[ -x "$DS" ] || fault_skip "$DS not built (make)"
 	command -v losetup >/dev/null 2>&1 || fault_skip "no losetup"
 	command -v python3 >/dev/null 2>&1 || fault_skip "no python3"
+	"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command"
 }
 
 # fault_ours DEV: DEV is still a loop device over our mount, on the same
@@ -111,4 +114,14 @@ fault_json() {
 	python3 -c 'import json, sys
 def bad(c): raise ValueError("non-standard JSON constant " + c)
 json.load(open(sys.argv[1]), parse_constant=bad)' "$1" || fault_fail "$1 holds NaN or Infinity"
+}
+
+fault_run() {
+	fault_run_name=$1
+	shift
+	"$DS" run "$@" --json "$FT/$fault_run_name.json" >"$FT/out" 2>"$FT/err"
+	fault_run_rc=$?
+	cat "$FT/out" "$FT/err"
+	[ $fault_run_rc -eq 0 ] || fault_fail "$fault_run_name: exit $fault_run_rc, want 0"
+	fault_json "$FT/$fault_run_name.json"
 }

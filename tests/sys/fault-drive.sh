@@ -7,27 +7,16 @@
 # (it can be slower on a busy machine, never faster).
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
-"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command yet"
 
 fault_start --size 128M --fill random
 fault_loop 0
 L=$FLOOP
 
-run() {	# NAME ARGS...: a run that must succeed, its JSON in $FT/NAME.json
-	n=$1
-	shift
-	"$DS" run "$@" --json "$FT/$n.json" >"$FT/out" 2>"$FT/err"
-	rc=$?
-	cat "$FT/out" "$FT/err"
-	[ $rc -eq 0 ] || fault_fail "$n: exit $rc, want 0"
-	fault_json "$FT/$n.json"
-}
-
 # 1. the rate curve: one sequential pass, rate by position never above the
 # curve (a flat rate would break it at the inner end); that the outer part
 # is faster is printed, not asserted: a busy machine can slow either part
 fault_ctl "rate 0:150 1:70"
-run curve seqread "$L" --bs 256k --qd 1 --time 0
+fault_run curve seqread "$L" --bs 256k --qd 1 --time 0
 fault_ctl "rate off"
 python3 - "$FT/curve.json" <<'PY' || fault_fail "rate curve"
 import json, sys
@@ -50,8 +39,8 @@ PY
 # 2. read-modify-write: 4 KiB writes at a 512-byte offset pay 2 ms each,
 # aligned ones nothing
 fault_ctl "rmw 4096 2"
-run aligned randwrite "$L" --bs 4k --qd 1 --time 1 --destroy-data "$L"
-run misaligned randwrite "$L" --bs 4k --qd 1 --time 1 --pattern stride --stride 4k \
+fault_run aligned randwrite "$L" --bs 4k --qd 1 --time 1 --destroy-data "$L"
+fault_run misaligned randwrite "$L" --bs 4k --qd 1 --time 1 --pattern stride --stride 4k \
 	--region "1:$((64 << 11))" --destroy-data "$L"
 fault_ctl "rmw off"
 python3 - "$FT/aligned.json" "$FT/misaligned.json" <<'PY' || fault_fail "RMW penalty"
@@ -68,7 +57,7 @@ PY
 # 1 s out of every 2 s: intervals with no completed write, a latency of a
 # whole stall
 fault_ctl "mcache 8 1 2"
-run smr randwrite "$L" --bs 4k --qd 1 --time 5 --destroy-data "$L"
+fault_run smr randwrite "$L" --bs 4k --qd 1 --time 5 --destroy-data "$L"
 fault_ctl "mcache off"
 python3 - "$FT/smr.json" <<'PY' || fault_fail "media cache stalls"
 import json, sys

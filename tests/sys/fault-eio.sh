@@ -6,7 +6,6 @@
 # into a bad range the same; writes failing only where writes were told to.
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
-"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command yet"
 
 SIZE=$((64 << 20))
 # two bad ranges: 256 sectors at 10 MiB (32 4-KiB blocks), 8 sectors at 32 MiB

@@ -6,26 +6,16 @@
 # the delay is a floor the device guarantees, the rest is a comparison.
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
-"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command yet"
 
 S0=65536 S1=98303 MS=20
 fault_start --size 64M --fill random -c "delay $S0 $S1 $MS read"
 fault_loop 0
 L=$FLOOP
 
-run() {	# NAME ARGS...: a run that must succeed, its JSON in $FT/NAME.json
-	n=$1
-	shift
-	"$DS" run "$@" --json "$FT/$n.json" >"$FT/out" 2>"$FT/err"
-	rc=$?
-	cat "$FT/out" "$FT/err"
-	[ $rc -eq 0 ] || fault_fail "$n: exit $rc, want 0"
-	fault_json "$FT/$n.json"
-}
-run rslow randread "$L" --bs 4k --qd 1 --time 1 --region "$S0:$((S1 + 1))"
-run rfast randread "$L" --bs 4k --qd 1 --time 1 --region "0:$S0"
-run sslow seqread "$L" --bs 1M --qd 1 --time 0 --region "$S0:$((S1 + 1))"
-run sfast seqread "$L" --bs 1M --qd 1 --time 0 --region "0:$S0"
+fault_run rslow randread "$L" --bs 4k --qd 1 --time 1 --region "$S0:$((S1 + 1))"
+fault_run rfast randread "$L" --bs 4k --qd 1 --time 1 --region "0:$S0"
+fault_run sslow seqread "$L" --bs 1M --qd 1 --time 0 --region "$S0:$((S1 + 1))"
+fault_run sfast seqread "$L" --bs 1M --qd 1 --time 0 --region "0:$S0"
 python3 - "$FT" $MS <<'PY' || fault_fail "the slow band does not show"
 import json, sys
 d, ms = sys.argv[1], float(sys.argv[2])

@@ -9,7 +9,6 @@
 # machine is.
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
-"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command yet"
 
 fault_start --size 16M --fill random
 fault_loop 0

@@ -10,25 +10,14 @@
 # with room for that.
 . "$(dirname "$0")/../fault/lib.sh"
 fault_need
-"$DS" run --help >/dev/null 2>&1 || fault_skip "$DS has no working 'run' command yet"
 
 fault_start --size 256M --fill random
 fault_loop 0
 L=$FLOOP
 
-run() {	# NAME ARGS...: a run that must succeed, its JSON in $FT/NAME.json
-	n=$1
-	shift
-	"$DS" run "$@" --json "$FT/$n.json" >"$FT/out" 2>"$FT/err"
-	rc=$?
-	cat "$FT/out" "$FT/err"
-	[ $rc -eq 0 ] || fault_fail "$n: exit $rc, want 0"
-	fault_json "$FT/$n.json"
-}
-
 # 1. the media cache: stalls found, with their length, period and the cache
 fault_ctl "mcache 96 1 3"
-run mc smr "$L" --bs 64k --qd 8 --time 10 --trim yes --destroy-data "$L"
+fault_run mc smr "$L" --bs 64k --qd 8 --time 10 --trim yes --destroy-data "$L"
 fault_ctl "mcache off"
 python3 - "$FT/mc.json" <<'PY' || fault_fail "media cache not found as DM-SMR"
 import json, sys
@@ -54,7 +43,7 @@ PY
 
 # 2. the same device, no media cache: no stall (a stall here would need the
 # machine to stop us for 2 s)
-run plain smr "$L" --bs 64k --qd 8 --time 3 --stall 2s --destroy-data "$L"
+fault_run plain smr "$L" --bs 64k --qd 8 --time 3 --stall 2s --destroy-data "$L"
 python3 - "$FT/plain.json" <<'PY' || fault_fail "plain loop device"
 import json, sys
 run = json.load(open(sys.argv[1]))["run"]
@@ -73,8 +62,8 @@ PY
 # before its first stall; it is emptied only after 11 s without writes.
 fault_ctl "rate 0:40 1:40"
 fault_ctl "mcache 96 5 6"
-run first smr "$L" --bs 64k --qd 8 --time 8 --destroy-data "$L"
-run second smr "$L" --bs 64k --qd 8 --time 8 --destroy-data "$L"
+fault_run first smr "$L" --bs 64k --qd 8 --time 8 --destroy-data "$L"
+fault_run second smr "$L" --bs 64k --qd 8 --time 8 --destroy-data "$L"
 fault_ctl "mcache off"
 fault_ctl "rate off"
 python3 - "$FT/first.json" "$FT/second.json" <<'PY' || fault_fail "a second probe at once"

@@ -7,11 +7,7 @@
 # and the summary show it FAIL, the others not, exit 1.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../fault/lib.sh"
-fault_extra_cleanup=ds_cleanup	# the dashboard first: it holds the loop devices
-fault_trap
-ds_need_tmux
-ds_need_bin
-fault_need
+ds_need_fault
 "$BIN" run triage --help 2>/dev/null | grep -q -- "--max-bad" || ds_skip "$BIN triage has no --max-bad"
 
 fault_start --disks 3 --size 256M --fill random -c "rate 0:10 1:10" -c "disk1 eio 20480 53247 read"

@@ -25,13 +25,8 @@ ds_keys / "$name" Enter
 ds_wait "Inventory \\[/$name\\]" "the filter"
 ds_keys t
 ds_wait 'Test picker'
-idx=$(ds_screen | sed -nE 's/^│ [> ] ([a-z]+) .*/\1/p' | grep -nx seqwrite | cut -d: -f1)
-[ -n "$idx" ] || ds_fail "seqwrite not offered"
 ds_screen | grep -qE "^│ +\\[x\\] $name " || ds_fail "$name not preselected"
-ds_keys g
-i=1
-while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
-ds_wait '^│ > seqwrite' "seqwrite chosen"
+ds_pick_walk seqwrite
 ds_keys Enter
 ds_wait 'DESTROYS the data' "the confirmation"
 ds_screen | grep -q "$dev" || ds_fail "confirmation does not name $dev"

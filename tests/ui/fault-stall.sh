@@ -6,11 +6,7 @@
 # ended" is read from the device (.ctl still says "stall"), not a clock.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../fault/lib.sh"
-fault_extra_cleanup=ds_cleanup	# the dashboard first: it holds the loop device
-fault_trap
-ds_need_tmux
-ds_need_bin
-fault_need
+ds_need_fault
 
 IOT=""
 "$BIN" run --help 2>&1 | grep -q -- --io-timeout && IOT="--io-timeout 10"

@@ -6,11 +6,7 @@
 # the vanished drive and ENODEV, and the worker's message is on screen.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../fault/lib.sh"
-fault_extra_cleanup=ds_cleanup	# the dashboard first: it holds the loop devices
-fault_trap
-ds_need_tmux
-ds_need_bin
-fault_need
+ds_need_fault
 
 fault_start --disks 2 --size 64M --fill random
 fault_loop 0

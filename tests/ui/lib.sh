@@ -105,6 +105,29 @@ ds_click() {
 
 ds_exited() { ds_screen | grep -Eq '^\[exit [0-9]+\]'; }
 
+# ds_pick_walk TEST: in the open test picker, move the cursor to TEST (its
+# place comes from the core's table, read off the screen); fails when the
+# picker does not offer it.
+ds_pick_walk() {
+	idx=$(ds_screen | sed -nE 's/^[|│] [> ] ([a-z]+) .*/\1/p' | grep -nx "$1" | cut -d: -f1)
+	[ -n "$idx" ] || ds_fail "$1 not offered by the picker"
+	ds_keys g
+	i=1
+	while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
+	ds_wait "^[|│] > $1" "$1 chosen"
+}
+
+# ds_need_fault: a dashboard on ds-faultdev devices (tests/fault/lib.sh
+# sourced after this file): the dashboard is ended first on exit, as it
+# holds the loop devices; skips without tmux, the build or the fault device.
+ds_need_fault() {
+	fault_extra_cleanup=ds_cleanup
+	fault_trap
+	ds_need_tmux
+	ds_need_bin
+	fault_need
+}
+
 # ds_wait REGEX [what]: poll until the screen matches.
 ds_wait() {
 	i=0

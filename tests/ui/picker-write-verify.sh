@@ -35,13 +35,8 @@ ds_keys / "$name" Enter
 ds_wait "Inventory \\[/$name\\]" "the filter"
 ds_keys t
 ds_wait 'Test picker'
-idx=$(ds_screen | sed -nE 's/^│ [> ] ([a-z]+) .*/\1/p' | grep -nx triage | cut -d: -f1)
-[ -n "$idx" ] || ds_fail "triage not offered"
 ds_screen | grep -qE "^│ +\\[x\\] $name " || ds_fail "$name not preselected"
-ds_keys g
-i=1
-while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
-ds_wait '^│ > triage' "triage chosen"
+ds_pick_walk triage
 # the test options: the last parameter field
 ds_keys Tab j j j j j j Enter
 ds_wait 'test options: type e.g.' "the test options field's hint"

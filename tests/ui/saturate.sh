@@ -19,12 +19,7 @@ ds_wait 'Test picker'
 ds_screen | grep -qE '^│ \[x\] Marvell 88SE9485' || ds_fail "the controller is not preselected"
 ds_golden picker-utf8
 # Walk the test list to `saturate` (its place comes from the core's table).
-idx=$(ds_screen | sed -nE 's/^│ [> ] ([a-z]+) .*/\1/p' | grep -nx saturate | cut -d: -f1)
-[ -n "$idx" ] || ds_fail "saturate not offered by the picker"
-ds_keys g
-i=1
-while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
-ds_wait '^│ > saturate' "saturate chosen"
+ds_pick_walk saturate
 ds_keys Enter
 ds_wait 'Controller saturation' "the live view"
 ds_wait 'saturate.* running' "the header saying it runs"

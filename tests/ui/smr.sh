@@ -7,11 +7,7 @@
 # device's counters (writes stop), not from a clock.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../fault/lib.sh"
-fault_extra_cleanup=ds_cleanup	# the dashboard first: it holds the loop device
-fault_trap
-ds_need_tmux
-ds_need_bin
-fault_need
+ds_need_fault
 
 fault_start --size 128M --fill random
 fault_loop 0

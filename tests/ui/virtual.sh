@@ -27,11 +27,7 @@ ds_keys / 9485 Enter
 ds_wait 'Inventory \[/9485\]' "the filter"
 ds_keys t
 ds_wait 'Test picker'
-idx=$(ds_screen | sed -nE 's/^[|│] [> ] ([a-z]+) .*/\1/p' | grep -nx saturate | cut -d: -f1)
-[ -n "$idx" ] || ds_fail "saturate not offered by the picker"
-ds_keys g
-i=1
-while [ "$i" -lt "$idx" ]; do ds_keys j; i=$((i + 1)); done
+ds_pick_walk saturate
 ds_keys Enter
 ds_wait 'Result: saturate' "the result view"
 ds_wait 'saturates at 4 drives' "the verdict"

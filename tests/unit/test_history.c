@@ -1,9 +1,10 @@
 /* test_history.c - the history store, on a temporary SQLite file, or with
  * DISKSCOPE_TEST_PG set (tests/sys/history-pg.sh: a conninfo such as
  * "host=/tmp/x port=5432 user=postgres") on the throwaway PostgreSQL
- * server's databases ds_v0, ds_v1, ds_rec, ds_spool and ds_q: the same
+ * server's databases ds_v0, ds_v1, ds_v2, ds_rec, ds_spool and ds_q: the same
  * tests.  A new database (schema version 0) and a version-1 one are
- * migrated to the latest schema, a saved result is recorded into the tables
+ * migrated to the latest schema (a version-2 one gets each old run's test
+ * flags from the registry; a new one needs none), a saved result is recorded into the tables
  * that map it (once, however often it is given) with its document and its
  * drive's facts, a spooled run is imported and its file removed, and the
  * queries other parts use answer from what was recorded. */
@@ -18,12 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "bench/bench.h"
 #include "history/db.h"
 #include "history/history.h"
 #include "history/internal.h"
 #include "report/run.h"
 
 #define FIXTURE "tests/fixtures/history/seqread-sdb.json"
+#define FIXTURE_TEST "seqread"	/* the fixture's test */
 
 static char dir[] = "/tmp/ds-history-XXXXXX";
 static char dbpath[1024];
@@ -108,17 +111,68 @@ test_migrate_from_one(void **state)
 	run_result_free(&r);
 	/* back to schema 1 as it was */
 	exec_ok(db, "DROP INDEX run_by_started; ALTER TABLE run DROP COLUMN doc;"
-		"ALTER TABLE run_target DROP COLUMN facts; UPDATE meta SET schema_version = 1");
+		"ALTER TABLE run_target DROP COLUMN facts; ALTER TABLE run DROP COLUMN flags;"
+		"UPDATE meta SET schema_version = 1");
 	assert_int_equal(history_schema_version(db), 1);
 	history_close(db);
 	assert_int_equal(history_open(where("v1"), &db, err, sizeof err), 0);
-	assert_int_equal(history_schema_version(db), 2);
+	assert_int_equal(history_schema_version(db), HISTORY_SCHEMA);
 	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE doc IS NULL"), 1);
+	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE flags IS NOT NULL"), 1);
 	history_close(db);
 	setenv("DISKSCOPE_HISTORY_DB", where("v1"), 1);
 	assert_int_equal(history_run_json("0123456789abcdef0123456789abcdef", &j, err, sizeof err), -ENOENT);
 	assert_non_null(strstr(err, "schema 1"));
 	assert_null(j);
+}
+
+/* A version-2 database (runs with no flags): migration 3 fills each run's
+ * flags from the registry, the one map from a test's name to them, and the
+ * queries filter on them.  Without the registry it refuses, and the
+ * database stays at version 2. */
+static void
+test_migrate_from_two(void **state)
+{
+	struct hdb *db;
+	struct run_result r;
+	char err[256] = "";
+	char q[128];
+
+	assert_int_equal(history_open(where("v2"), &db, err, sizeof err), 0);
+	load(&r);	/* the fixture: a reference read (its document has no flags) */
+	assert_int_equal(r.test_flags, 0);
+	assert_int_equal(history_store(db, &r, err, sizeof err), 0);
+	run_result_free(&r);
+	exec_ok(db, "ALTER TABLE run DROP COLUMN flags; UPDATE meta SET schema_version = 2");
+	history_close(db);
+	history_use_registry(NULL);
+	int rc = history_open(where("v2"), &db, err, sizeof err);
+	struct hdb *fresh = NULL;
+	char err_new[256] = "";
+	int rc_new = pg ? 0 : history_open(where("v2-new"), &fresh, err_new, sizeof err_new);
+	if (fresh)
+		history_close(fresh);
+	history_use_registry(bench_flags_of);
+	assert_int_equal(rc_new, 0);	/* a new database has no old runs to fill */
+	assert_int_equal(rc, -EIO);
+	assert_non_null(strstr(err, "registry"));
+	assert_int_equal(hdb_open(where("v2"), &db, err, sizeof err), 0);
+	assert_int_equal(history_schema_version(db), 2);
+	hdb_close(db);
+	assert_int_equal(history_open(where("v2"), &db, err, sizeof err), 0);
+	assert_int_equal(history_schema_version(db), 3);
+	snprintf(q, sizeof q, "SELECT count(*) FROM run WHERE flags = %u", bench_flags_of(FIXTURE_TEST));
+	assert_int_equal(count(db, q), 1);
+	assert_true(bench_flags_of(FIXTURE_TEST) & TEST_REF_READ);
+	history_close(db);
+	/* the model's reference rates find it by its flags */
+	double rates[4];
+	size_t n = 0;
+	setenv("DISKSCOPE_HISTORY_DB", where("v2"), 1);
+	assert_int_equal(history_model_rates("WDC WD40EZRX-00SPEB0", NULL, NULL, rates, 4, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_true(rates[0] > 149 && rates[0] < 151);
+	unsetenv("DISKSCOPE_HISTORY_DB");
 }
 
 static void
@@ -224,6 +278,9 @@ test_record_fixture(void **state)
 			       " (params::json->>'qd')::int = 8 AND interrupted = 0" :
 			       "SELECT count(*) FROM run WHERE test = 'seqread' AND"
 			       " json_extract(params, '$.qd') = 8 AND interrupted = 0"), 1);
+	/* migration 3: the run's flags, its test's in the registry (the
+	 * loaded document has none) */
+	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE flags = 1"), TEST_REF_READ == 1);
 	/* migration 2: the whole document and the drive's facts */
 	assert_int_equal(count(db, "SELECT count(*) FROM run WHERE doc LIKE '%\"identity\"%'"
 			 " AND doc LIKE '%\"steps\"%' AND doc LIKE '%\"verdicts\"%'"), 1);
@@ -410,6 +467,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_migrate_from_zero),
 		cmocka_unit_test(test_migrate_from_one),
+		cmocka_unit_test(test_migrate_from_two),
 		cmocka_unit_test(test_new_file_and_dirs),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_no_file_behind),
@@ -429,6 +487,7 @@ main(void)
 	setenv("DISKSCOPE_CONFIG", "/nonexistent", 1);	/* no bench's own config */
 	snprintf(cmd, sizeof cmd, "%s/xdg", dir);
 	setenv("XDG_DATA_HOME", cmd, 1);	/* the spool: ours */
+	history_use_registry(bench_flags_of);	/* as main.c does */
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd)) {}

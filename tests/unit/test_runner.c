@@ -342,6 +342,8 @@ test_saturate_verdict(void **state)
 	bench_finish(&p, &r);
 	assert_int_equal(r.n_verdicts, 2);
 	assert_string_equal(r.verdicts[0].kind, "link");
+	assert_true(r.verdicts[0].problem);	/* exit 1 at its warn level */
+	assert_false(r.verdicts[1].problem);
 	assert_string_equal(r.verdicts[0].text,
 		"link trained at x1: 500 MB/s ceiling — reseat the card or use a wider slot");
 	assert_int_equal(r.verdicts[1].knee_drives, 3);

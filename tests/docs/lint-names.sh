@@ -1,0 +1,54 @@
+#!/bin/sh
+# lint-names.sh - no test's name outside src/bench/, tests/ and the docs:
+# tools/lint-names.sh passes on the tree, and fails on a copy of it with a
+# test's name planted as a literal (a string, a quoted SQL word) in a
+# consumer, one at a time; comments, the tests' own files and the
+# allowlist's genuine non-test uses pass, and a stale allowance fails.
+set -u
+cd "$(dirname "$0")/../.."
+rc=0
+fail() { echo "FAIL: $*"; rc=1; }
+
+out=$(sh tools/lint-names.sh 2>&1) || fail "the tree has test names outside its tests: $out"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ds-names.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+fresh() {	# a copy of what the lint reads, as it is now
+	rm -rf "$T/t"; mkdir -p "$T/t/tools"
+	cp -r src ui "$T/t/" && cp tools/lint-names.sh tools/lint-names.allow "$T/t/tools/"
+}
+# refused FILE LINE WANT: LINE appended to FILE must fail the lint saying WANT
+refused() {
+	fresh
+	printf '%s\n' "$2" >> "$T/t/$1"
+	if o=$(sh "$T/t/tools/lint-names.sh" 2>&1); then
+		fail "$1 + '$2': the lint let it pass"
+	else
+		echo "$o" | grep -qF "$3" || fail "$1 + '$2': lint said '$o', not '$3'"
+	fi
+}
+# passed FILE LINE: LINE appended to FILE must pass
+passed() {
+	fresh
+	printf '%s\n' "$2" >> "$T/t/$1"
+	o=$(sh "$T/t/tools/lint-names.sh" 2>&1) || fail "$1 + '$2': refused: $o"
+}
+refused ui/panel-board.c 'static const char *const judge = "triage";' 'ui/panel-board.c: the test name "triage"'
+refused src/history/query.c '#define X_SQL "SELECT 1 FROM run WHERE test = '"'"'seqread'"'"'"' 'src/history/query.c: the test name "seqread"'
+refused src/run/estimate.c 'static int f(const char *t) { return !strcmp(t, "surface"); }' 'the test name "surface"'
+refused src/report/html.c 'static const char *k = "smr";' 'src/report/html.c: the test name "smr"'
+# a name in a comment, a word that only contains one, a test's own file: no test name
+passed ui/panel-board.c '/* as "triage" shows it */'
+passed src/cli/run.c 'static const char *const w = "quick scan";'
+passed src/bench/seqread.c 'static const char *const me = "seqread";'
+# the allowlist: its lines are genuine, and one no file needs is stale
+fresh
+printf 'src/util/util.c triage no such literal\n' >> "$T/t/tools/lint-names.allow"
+if o=$(sh "$T/t/tools/lint-names.sh" 2>&1); then
+	fail "a stale allowance passed"
+else
+	echo "$o" | grep -qF 'has no "triage" literal any more' || fail "stale allowance: lint said '$o'"
+fi
+
+[ $rc = 0 ] && echo "PASS: lint-names refuses a planted test name, passes the tree"
+exit $rc
