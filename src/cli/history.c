@@ -104,7 +104,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	const char *model = hst_str(d, 1), *serial = hst_str(d, 2), *wwn = hst_str(d, 3);
 	struct json_object *jd = json_object_new_object(), *runs = json_object_new_array();
 	struct hst st;
-	double first = NAN, last = NAN, latest_read = NAN;
+	struct known_dbl first = { 0 }, last = { 0 }, latest_read = { 0 };
 	time_t t_first = 0, t_last = 0;
 	/* SMART 5 and 197 as triage recorded them after each run (facts) */
 	struct { bool known; int64_t first, last; } sm[2] = { { 0 } };
@@ -124,8 +124,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	while (hst_step(&st) > 0) {
 		time_t t = (time_t)hst_i64(&st, 1);
 		const char *test = hst_str(&st, 2);
-		struct known_dbl km = hst_dbl(&st, 4);
-		double mbps = km.known ? km.v : NAN;	/* NAN: unknown, until this loop moves to history/ */
+		struct known_dbl mbps = hst_dbl(&st, 4);
 		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
 		char when[32];
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
@@ -171,17 +170,15 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 			sm_t1 = t;
 		}
 		if (!q->json) {
-			char rate[32] = "-";
-			if (!isnan(mbps))
-				snprintf(rate, sizeof rate, "%.1f MB/s", mbps);
+			char rate[32];
+			known_fmt_dbl(&mbps, "%.1f MB/s", "-", rate, sizeof rate);
 			printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, hst_str(&st, 0), test, rate,
 			       (long long)hst_i64(&st, 5), verdict[0] ? "  " : "", verdict, reason[0] ? ": " : "", reason,
 			       hst_i64(&st, 6) ? "  (interrupted)" : hst_i64(&st, 7) ? "  (failed)" : "");
 		}
 		if (csv) {	/* an unknown rate is an empty field, never 0 */
-			char rate[32] = "";
-			if (!isnan(mbps))
-				snprintf(rate, sizeof rate, "%.3f", mbps);
+			char rate[32];
+			known_fmt_dbl(&mbps, "%.3f", "", rate, sizeof rate);
 			char when_s[24], errs[24];
 			snprintf(when_s, sizeof when_s, "%lld", (long long)t);
 			snprintf(errs, sizeof errs, "%lld", (long long)hst_i64(&st, 5));
@@ -195,7 +192,7 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_object_add(r, "started", json_object_new_int64((int64_t)t));
 		json_object_object_add(r, "test", json_object_new_string(test));
 		json_object_object_add(r, "target", json_object_new_string(hst_str(&st, 3)));
-		json_object_object_add(r, "mbps", isnan(mbps) ? NULL : json_object_new_double(mbps));
+		json_object_object_add(r, "mbps", doc_known_dbl(&mbps));
 		json_object_object_add(r, "errors", json_object_new_int64(hst_i64(&st, 5)));
 		json_object_object_add(r, "interrupted", json_object_new_boolean(hst_i64(&st, 6)));
 		json_object_object_add(r, "failed", json_object_new_boolean(hst_i64(&st, 7)));
@@ -204,8 +201,8 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 		json_object_object_add(r, "reallocated", smk[0] ? json_object_new_int64(smv[0]) : NULL);
 		json_object_object_add(r, "pending", smk[1] ? json_object_new_int64(smv[1]) : NULL);
 		json_object_array_add(runs, r);
-		if (ok && !isnan(mbps) && (flags & TEST_REF_READ)) {
-			if (isnan(first)) {
+		if (ok && mbps.known && (flags & TEST_REF_READ)) {
+			if (!first.known) {
 				first = mbps;
 				t_first = t;
 			}
@@ -228,29 +225,29 @@ report_drive(struct hdb *db, struct hst *d, const struct hq *q, struct json_obje
 	json_object_object_add(jd, "runs", runs);
 	struct json_object *jp = NULL, *jt = NULL;
 	struct known_dbl pct = { 0 };
-	int others = *model && !isnan(latest_read) ? history_peers(db, model, id, latest_read, &pct) : -1;
+	int others = *model && latest_read.known ? history_peers(db, model, id, latest_read.v, &pct) : -1;
 	if (others >= 0) {
 		jp = json_object_new_object();
-		json_object_object_add(jp, "mbps", json_object_new_double(latest_read));
+		json_object_object_add(jp, "mbps", doc_known_dbl(&latest_read));
 		json_object_object_add(jp, "others", json_object_new_int(others));
 		json_object_object_add(jp, "percentile", pct.known ? json_object_new_double(round(pct.v)) : NULL);
 		if (!q->json && others)
-			printf("  %s reads %.0f MB/s: %d%s percentile of %d %s tested here\n", name, latest_read,
+			printf("  %s reads %.0f MB/s: %d%s percentile of %d %s tested here\n", name, latest_read.v,
 			       (int)round(pct.v), ordinal((int)round(pct.v)), others, model);
 		else if (!q->json)
-			printf("  %s reads %.0f MB/s: no other %s tested here\n", name, latest_read, model);
+			printf("  %s reads %.0f MB/s: no other %s tested here\n", name, latest_read.v, model);
 	}
 	if (reads >= 2) {
 		double days = (double)(t_last - t_first) / 86400.0;
 		jt = json_object_new_object();
-		json_object_object_add(jt, "first_mbps", json_object_new_double(first));
-		json_object_object_add(jt, "last_mbps", json_object_new_double(last));
-		json_object_object_add(jt, "change_pct", json_object_new_double(100.0 * (last - first) / first));
+		json_object_object_add(jt, "first_mbps", json_object_new_double(first.v));
+		json_object_object_add(jt, "last_mbps", json_object_new_double(last.v));
+		json_object_object_add(jt, "change_pct", json_object_new_double(100.0 * (last.v - first.v) / first.v));
 		json_object_object_add(jt, "days", json_object_new_double(days));
 		json_object_object_add(jt, "runs", json_object_new_int(reads));
 		if (!q->json)
-			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first, last,
-			       100.0 * (last - first) / first, reads, days);
+			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first.v, last.v,
+			       100.0 * (last.v - first.v) / first.v, reads, days);
 	}
 	struct json_object *js = NULL;
 	if (sm_runs >= 1 && (sm[0].known || sm[1].known)) {
