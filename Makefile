@@ -44,7 +44,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 DEPS_OK  := $(B)/.deps-ok
 Q := $(if $(V),,@)
 
-.PHONY: all run check deps install uninstall clean lint-core lint-layers lint-names lint-size man-lint asan bench print-core-pkgs
+.PHONY: all run check deps install uninstall clean lint-core lint-layers lint-names lint-size lint-unknown man-lint asan bench print-core-pkgs
 all: $(B)/diskscope
 
 deps: $(DEPS_OK)
@@ -73,6 +73,11 @@ lint-names:
 # (tools/size-allow.txt: the ones being shortened).
 lint-size:
 	@sh tools/lint-size.sh
+
+# "Unknown" is said one way (util/known.h): no NAN, -1 or negative for an
+# unknown value; what is no value is in tools/lint-unknown.allow with its reason.
+lint-unknown:
+	@sh tools/lint-unknown.sh
 
 $(B)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -133,7 +138,7 @@ run: $(B)/diskscope
 
 # Every test: unit programs, then scripts (root, loop/zram, QEMU, tmux).
 # tests/run.sh prints one line per test and ends with "N passed, N failed, N skipped".
-check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core lint-layers lint-names lint-size
+check: $(B)/diskscope $(UNIT_BIN) $(BENCH_BIN) $(B)/tests/ds-faultdev lint-core lint-layers lint-names lint-size lint-unknown
 	@sh tests/run.sh $(UNIT_BIN) $(filter-out %/lib-qemu.sh tests/%/lib.sh,$(sort $(wildcard tests/sys/*.sh tests/ui/*.sh tests/hw/*.sh tests/docs/*.sh)))
 
 bench: $(B)/diskscope $(BENCH_BIN)

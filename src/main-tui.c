@@ -236,21 +236,20 @@ tui_drive_history(void *ctx, const struct drive *d, char (*lines)[128], size_t m
 		return 1;
 	}
 	size_t n = 0;
-	if (isnan(h.mbps))
+	if (!h.mbps.known)
 		snprintf(lines[n++], 128, "History: no read rate recorded yet");
-	else if (isnan(h.percentile) || h.peers < 1)
-		snprintf(lines[n++], 128, "History: reads %.0f MB/s; no other %.40s tested here", h.mbps,
+	else if (!h.percentile.known || h.peers < 1)
+		snprintf(lines[n++], 128, "History: reads %.0f MB/s; no other %.40s tested here", h.mbps.v,
 			 h.model[0] ? h.model : "drive of its size");
 	else {
-		int p = (int)lround(h.percentile);
+		int p = (int)lround(h.percentile.v);
 		snprintf(lines[n++], 128, "History: reads %.0f MB/s, %d%s percentile of %d %.40s tested here",
-			 h.mbps, p, ordinal_suffix(p), h.peers, h.model);
+			 h.mbps.v, p, ordinal_suffix(p), h.peers, h.model);
 	}
 	for (size_t i = 0; i < h.n_runs && n < max; i++) {
 		const struct history_run_brief *b = &h.runs[i];
-		char rate[24] = "rate unknown";
-		if (!isnan(b->mbps))
-			snprintf(rate, sizeof rate, "%.1f MB/s", b->mbps);
+		char rate[24];
+		known_fmt_dbl(&b->mbps, "%.1f MB/s", "rate unknown", rate, sizeof rate);
 		snprintf(lines[n++], 128, "  %s %s %s%s%s", b->date, b->test, rate, b->level > 0 ? " " : "",
 			 b->level > 0 ? verdict_level_name((enum verdict_level)b->level) : "");
 	}

@@ -195,6 +195,15 @@ fmt_rate(char *b, size_t n, double mbps)
 }
 
 void
+fmt_known_us(char *b, size_t n, const struct known_dbl *us)
+{
+	if (us->known)
+		fmt_us(b, n, us->v);
+	else
+		snprintf(b, n, "-");
+}
+
+void
 fmt_us(char *b, size_t n, double us)
 {
 	if (!isfinite(us) || us < 0)

@@ -211,7 +211,7 @@ void link_text(const struct ui *u, const struct pci_link *l, char *b, size_t n);
 void short_ctrl_name(const char *in, char *out, size_t n);	/* no "Corporation" */
 const char *sector_text(const struct drive *d);		/* 512e / 4Kn / 512n / ? */
 void rpm_text(const struct drive *d, char *b, size_t n);
-int trim_state(const struct drive *d);			/* 1, 0, -1 unknown */
+struct known_bool trim_state(const struct drive *d);	/* TRIM yes/no, when known */
 enum theme_el smart_el(const struct drive *d);
 enum theme_el smr_el(const struct drive *d);
 void panel_details_draw(struct ui *u, const struct rect *r);
@@ -274,6 +274,7 @@ const char *sym_check(const struct ui *u, bool on);	/* "[x]" */
 void fmt_bytes(char *b, size_t n, double bytes);	/* "2.00 TB" */
 void fmt_rate(char *b, size_t n, double mbps);		/* "544 MB/s" */
 void fmt_us(char *b, size_t n, double us);		/* "850 µs", "12.3 ms" */
+void fmt_known_us(char *b, size_t n, const struct known_dbl *us);	/* fmt_us, "-" unknown */
 void fmt_secs(char *b, size_t n, double s);		/* "1m23s" */
 int attr_of(enum theme_el e);
 

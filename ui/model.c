@@ -53,9 +53,9 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 	s->interval_ms = 100;
 	s->step = s->n_steps = (unsigned)r->n_steps;
 	s->elapsed_s = r->seconds;
-	s->eta_s = 0;
+	s->eta_s = known_dbl_of(0);
 	s->ceiling_mbps = r->ceiling_mbps;
-	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
+	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = (struct known_dbl){ 0 };
 	for (size_t v = 0; v < r->n_verdicts; v++)
 		if (r->verdicts[v].knee_drives > 0)
 			s->knee_drives = r->verdicts[v].knee_drives;
@@ -93,8 +93,8 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 			t->read_mbps = tr->read_mbps;
 			t->write_mbps = tr->write_mbps;
 			t->iops = tr->iops;
-			t->p50_us = tr->lat.known ? tr->lat.p50 : NAN;
-			t->p99_us = tr->lat.known ? tr->lat.p99 : NAN;
+			t->p50_us = (struct known_dbl){ tr->lat.known, tr->lat.p50 };
+			t->p99_us = (struct known_dbl){ tr->lat.known, tr->lat.p99 };
 			t->bytes = tr->bytes;
 			t->errors = tr->err.count;
 			t->pos = 1;
@@ -144,9 +144,9 @@ result_to_snapshot(const struct run_result *r, struct run_snapshot *s)
 		s->total_mbps = last->aggregate_mbps;
 		s->total_iops = iops;
 		if (n) {
-			s->lat_p50_us = sum50 / n;
-			s->lat_p99_us = sum99 / n;
-			s->lat_p999_us = sum999 / n;
+			s->lat_p50_us = known_dbl_of(sum50 / n);
+			s->lat_p99_us = known_dbl_of(sum99 / n);
+			s->lat_p999_us = known_dbl_of(sum999 / n);
 		}
 	}
 }

@@ -74,7 +74,7 @@ cell_str(const struct result_table *t, int row, int col)
 	if (!t || row < 0 || col < 0)
 		return NULL;
 	const struct result_cell *c = &t->cells[(size_t)row * t->n_cols + (size_t)col];
-	return c->known && c->s ? c->s : NULL;
+	return c->s;
 }
 
 static int
@@ -301,8 +301,8 @@ temp_text(const struct ui *u, const struct brow *r, const struct btab *b, char *
 	if (b->tb && r->tab_row >= 0 && b->c_temp >= 0) {
 		const struct result_cell *cl = &b->tb->cells[(size_t)r->tab_row * b->tb->n_cols + (size_t)b->c_temp];
 
-		if (cl->known && isfinite(cl->d))
-			c = cl->d;
+		if (cl->d.known)
+			c = cl->d.v;
 	}
 	if (isfinite(c))
 		snprintf(out, n, u->utf8 ? "%.0f\u00b0C" : "%.0fC", c);

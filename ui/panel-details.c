@@ -94,13 +94,9 @@ add_row(struct det_lines *l, enum theme_el el, const char *fmt, ...)
 }
 
 static const char *
-u64s(const struct ds_u64 *v, char *b, size_t n)
+u64s(const struct known_u64 *v, char *b, size_t n)
 {
-	if (v->known)
-		snprintf(b, n, "%llu", (unsigned long long)v->v);
-	else
-		snprintf(b, n, "unknown");
-	return b;
+	return known_fmt_u64(v, "%llu", NULL, b, n);
 }
 
 static const char *
@@ -135,11 +131,13 @@ ctrl_lines(struct ui *u, const struct controller *c, struct det_lines *l)
 		snprintf(cs, sizeof(cs), "%gGT/s", k->cap_gts);
 		snprintf(ss, sizeof(ss), "%gGT/s", k->sta_gts);
 		add_row(l, EL_DIM, "            speed    width  ceiling");
-		add(l, EL_TEXT, "capability  %-8s x%-5u %.0f MB/s", cs, k->cap_width, k->cap_ceiling_mbps);
+		char cc[24];
+		known_fmt_dbl(&k->cap_ceiling_mbps, "%.0f MB/s", "?", cc, sizeof(cc));
+		add(l, EL_TEXT, "capability  %-8s x%-5u %s", cs, k->cap_width, cc);
 		add(l, k->downgraded ? EL_WARN : EL_OK, "status      %-8s x%-5u %.0f MB/s%s", ss, k->sta_width,
 		    k->ceiling_mbps, k->downgraded ? "  downgraded" : "");
-		if (k->has_cap2)
-			add(l, EL_DIM, "LnkCap2 max %g GT/s", k->cap2_max_gts);
+		if (k->cap2_max_gts.known)
+			add(l, EL_DIM, "LnkCap2 max %g GT/s", k->cap2_max_gts.v);
 	}
 	if (c->narrowest.known && c->narrowest_at[0])
 		add(l, EL_TEXT, "narrowest on path: %gGT/s x%u at %s (%.0f MB/s)", c->narrowest.sta_gts,
@@ -208,19 +206,19 @@ drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 	    u64s(&d->min_io, b, sizeof(b)));
 	rpm_text(d, a, sizeof(a));
 	add(l, EL_TEXT, "rotation  %s", a);
-	int tr = trim_state(d);
+	struct known_bool tr = trim_state(d);
 
-	add(l, tr == 1 ? EL_TEXT : EL_DIM, "TRIM      %s%s%s", tr == 1 ? "yes" : tr == 0 ? "no" : "unknown",
+	add(l, tr.v ? EL_TEXT : EL_DIM, "TRIM      %s%s%s", !tr.known ? "unknown" : tr.v ? "yes" : "no",
 	    id->trim_deterministic.known && id->trim_deterministic.v ? ", deterministic" : "",
 	    id->trim_zeroed.known && id->trim_zeroed.v ? ", zeroes" : "");
 	add(l, EL_TEXT, "zoned     %s", str_or(d->zoned, "unknown"));
 	add(l, EL_TEXT, "cache     %s", str_or(d->write_cache, "unknown"));
 	/* the drive's word 77, else the speed the kernel negotiated */
-	struct ds_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
+	struct known_dbl cur = id->sata_cur_gbps.known ? id->sata_cur_gbps : d->link_gbps;
 
 	if (cur.known || id->sata_max_gbps.known) {
-		snprintf(a, sizeof(a), cur.known ? "%g Gb/s" : "?", cur.v);
-		snprintf(b, sizeof(b), id->sata_max_gbps.known ? "%g Gb/s" : "?", id->sata_max_gbps.v);
+		known_fmt_dbl(&cur, "%g Gb/s", "?", a, sizeof(a));
+		known_fmt_dbl(&id->sata_max_gbps, "%g Gb/s", "?", b, sizeof(b));
 		bool slow = cur.known && id->sata_max_gbps.known && cur.v < id->sata_max_gbps.v;
 
 		add(l, slow ? EL_WARN : EL_TEXT, "SATA link %s of %s%s", a, b, slow ? " (below capability)" : "");

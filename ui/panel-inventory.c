@@ -127,13 +127,13 @@ rpm_text(const struct drive *d, char *b, size_t n)
 		snprintf(b, n, "?");
 }
 
-/* TRIM: 1 yes, 0 no, -1 unknown. */
-int
+/* TRIM: yes / no when known. */
+struct known_bool
 trim_state(const struct drive *d)
 {
-	struct ds_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
+	struct known_u64 t = drive_trim(d, NULL);	/* the same answer as `list` */
 
-	return !t.known ? -1 : t.v ? 1 : 0;
+	return (struct known_bool){ t.known, t.known && t.v };
 }
 
 enum theme_el
@@ -271,7 +271,7 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	char cap[16], rpm[16], temp[16];
 	int base = sel ? attr_of(EL_SELECTED) : attr_of(EL_TEXT);
 	int end = x + w;
-	int tr = trim_state(d);
+	struct known_bool tr = trim_state(d);
 	const char *smart = d->ata.state == ATA_PENDING ? "SMART .." :
 			    d->ata.state == ATA_NO_ANSWER ? "no answr" :
 			    d->ata.state == ATA_NOT_ATA ? "SMART -" :
@@ -314,8 +314,8 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	if (on[C_RPM])
 		x = field(y, x, end, col_w[C_RPM], base, rpm);
 	if (on[C_TRIM])
-		x = field(y, x, end, col_w[C_TRIM], sel ? base : attr_of(tr == 1 ? EL_TEXT : EL_DIM),
-			  tr == 1 ? "TRIM" : tr == 0 ? "-" : "?");
+		x = field(y, x, end, col_w[C_TRIM], sel ? base : attr_of(tr.v ? EL_TEXT : EL_DIM),
+			  !tr.known ? "?" : tr.v ? "TRIM" : "-");
 	if (on[C_SMR])
 		x = field(y, x, end, col_w[C_SMR], sel ? base : attr_of(smr_el(d)), smr_short(d));
 	if (on[C_SMART])

@@ -71,9 +71,10 @@ view_from_snapshot(const struct run_snapshot *s, struct lat_view *v)
 		v->b[v->n++] = (struct lbin){ ldexp(1, k + 6) / 1e3, ldexp(1, k + 7) / 1e3, (double)s->lat_hist[k] };
 		v->total += (double)s->lat_hist[k];
 	}
-	v->p[0] = s->lat_p50_us;
-	v->p[1] = s->lat_p99_us;
-	v->p[2] = s->lat_p999_us;
+	const struct known_dbl *p[3] = { &s->lat_p50_us, &s->lat_p99_us, &s->lat_p999_us };
+	for (int i = 0; i < 3; i++)
+		if (p[i]->known)
+			v->p[i] = p[i]->v;	/* else left unknown (NAN in this view) */
 }
 
 /* "100µs", "1ms", "10s": a decade's tick label. */
@@ -276,18 +277,18 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "MB/s     %s", a);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "IOPS     %.0f", s->total_iops);
-	fmt_us(a, sizeof(a), s->lat_p50_us);
-	fmt_us(b, sizeof(b), s->lat_p99_us);
+	fmt_known_us(a, sizeof(a), &s->lat_p50_us);
+	fmt_known_us(b, sizeof(b), &s->lat_p99_us);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "p50/p99  %s / %s", a, b);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(s->total_errors ? EL_FAIL : EL_OK), "errors   %llu",
 			   (unsigned long long)s->total_errors);
 	fmt_secs(a, sizeof(a), s->elapsed_s);
-	fmt_secs(b, sizeof(b), s->eta_s);
+	fmt_secs(b, sizeof(b), s->eta_s.v);
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "elapsed  %s%s   ETA %s", a,
-			   s->virtual_time ? " (virtual)" : "", s->eta_s < 0 ? "?" : b);
+			   s->virtual_time ? " (virtual)" : "", s->eta_s.known ? b : "?");
 	/* Position means progress only where the test sweeps the drive. */
 	if (y < end && ui_positional(u) && npos)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "position %.1f %%  step %u/%u", 100 * pos / npos,

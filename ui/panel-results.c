@@ -114,8 +114,8 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	OUT(EL_TITLE, "%s on %zu target%s: %zu step%s, %s%s%s", res->test, nt,
 	    nt == 1 ? "" : "s", res->n_steps, res->n_steps == 1 ? "" : "s", a,
 	    res->virtual_time ? " measured (virtual time)" : "", res->interrupted ? ", INTERRUPTED" : "");
-	if (res->ceiling_mbps > 0)
-		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps, res->ceiling_text);
+	if (res->ceiling_mbps.known)
+		OUT(EL_DIM, "link ceiling %.0f MB/s (%s)", res->ceiling_mbps.v, res->ceiling_text);
 	if (res->refused_rule[0])	/* a saved refusal: nothing ran, and why */
 		OUT(EL_FAIL, "refused by the guard (rule: %s): %s", res->refused_rule, res->refused_evidence);
 	OUT(EL_TITLE, "%s", res->n_verdicts ? "Verdicts" : "No verdicts");

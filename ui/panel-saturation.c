@@ -64,11 +64,11 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 	for (size_t i = 0; i < ns; i++)
 		vmax = fmax(vmax, fmax(s->steps[i].aggregate_mbps, s->steps[i].ideal_mbps));
 	/* A ceiling far above the data would flatten it: then it is named, not drawn. */
-	bool ceil_drawn = s->ceiling_mbps > 0 && (s->ceiling_mbps <= autoscale_nice(vmax * 1.05) ||
-						  s->ceiling_mbps <= vmax * 1.6);
+	bool ceil_drawn = s->ceiling_mbps.known && (s->ceiling_mbps.v <= autoscale_nice(vmax * 1.05) ||
+						  s->ceiling_mbps.v <= vmax * 1.6);
 
 	if (ceil_drawn)
-		vmax = fmax(vmax, s->ceiling_mbps);
+		vmax = fmax(vmax, s->ceiling_mbps.v);
 	double top = autoscale_update(&u->sat.scale, vmax * 1.05);
 	int lw = 6, cw = r->w - 2 - lw, ch = r->h - 4;
 
@@ -79,7 +79,7 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 #define PY(v) (ph - 1 - (int)lround((v) / top * (ph - 1)))
 	if (ceil_drawn)
 		for (int x = 0; x < pw; x += 2)
-			canvas_set(&c, x, PY(s->ceiling_mbps), L_CEIL);
+			canvas_set(&c, x, PY(s->ceiling_mbps.v), L_CEIL);
 	int px = -1, py = -1, ix = -1, iy = -1;
 
 	for (size_t i = 0; i < ns; i++) {
@@ -155,8 +155,8 @@ sat_legend(struct ui *u, const struct rect *r, const struct run_snapshot *s, boo
 
 	lx += draw_text(ly, lx, r->x + r->w - 2 - lx, attr_of(EL_READ), "measured  ");
 	lx += draw_text(ly, lx, r->x + r->w - 2 - lx, attr_of(EL_IDEAL), "ideal  ");
-	if (s->ceiling_mbps > 0)
-		snprintf(ceil, sizeof(ceil), "ceiling %.0f MB/s%s", s->ceiling_mbps,
+	if (s->ceiling_mbps.known)
+		snprintf(ceil, sizeof(ceil), "ceiling %.0f MB/s%s", s->ceiling_mbps.v,
 			 ceil_drawn ? "" : " (off scale)");
 	else
 		snprintf(ceil, sizeof(ceil), "ceiling unknown");

@@ -8,12 +8,12 @@
 #include "internal.h"
 #include "inventory/facts.h"
 
-static double
+static struct known_dbl
 target_ceiling(struct ui *u, const struct run_snapshot *s, const struct snap_target *t)
 {
 	if (u->inv && t->controller >= 0 && (size_t)t->controller < u->inv->n_ctrl &&
 	    u->inv->ctrl[t->controller].link.known)
-		return u->inv->ctrl[t->controller].link.ceiling_mbps;
+		return known_dbl_of(u->inv->ctrl[t->controller].link.ceiling_mbps);
 	return s->ceiling_mbps;
 }
 
@@ -79,7 +79,7 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 	for (size_t i = 0; i < s->n_targets && (int)i < rows; i++) {
 		const struct snap_target *t = &s->t[i];
 		int y = r->y + 1 + (int)i, x = r->x + 2;
-		double ceil = target_ceiling(u, s, t);
+		struct known_dbl ceil = target_ceiling(u, s, t);
 		/* Not measuring: a state, not a rate (0 MB/s would claim a
 		 * measurement of nothing). */
 		const char *state = !live ? NULL :
@@ -143,8 +143,8 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 			x += spw + 1;
 		}
 		if (shw) {
-			if (ceil > 0)
-				draw_textf(y, x, shw, attr_of(EL_DIM), "%4.0f%%", 100 * t->mbps / ceil);
+			if (ceil.known && ceil.v > 0)
+				draw_textf(y, x, shw, attr_of(EL_DIM), "%4.0f%%", 100 * t->mbps / ceil.v);
 			else
 				draw_text(y, x, shw, attr_of(EL_DIM), "   ?%");
 		}
@@ -152,7 +152,7 @@ panel_scaling_draw(struct ui *u, const struct rect *r)
 	if ((int)s->n_targets > rows)
 		draw_textf(r->y + r->h - 1, r->x + 2, r->w - 4, attr_of(EL_DIM), " +%zu more ",
 			   s->n_targets - (size_t)rows);
-	else if (s->ceiling_mbps > 0 && r->w > 40)
+	else if (s->ceiling_mbps.known && r->w > 40)
 		draw_textf(r->y + r->h - 1, r->x + r->w - 26, 24, attr_of(EL_DIM), " %% of %.0f MB/s link ",
-			   s->ceiling_mbps);
+			   s->ceiling_mbps.v);
 }

@@ -62,8 +62,8 @@ acc_live(struct pos_acc *acc, const struct run_snapshot *s)
 		acc->last_k = k;
 		acc->have_k = true;
 	}
-	if (isfinite(t->p99_us) && t->p99_us / 1e3 > acc->worst_ms[k])
-		acc->worst_ms[k] = (float)(t->p99_us / 1e3);
+	if (t->p99_us.known && t->p99_us.v / 1e3 > acc->worst_ms[k])
+		acc->worst_ms[k] = (float)(t->p99_us.v / 1e3);
 	if (t->errors > acc->last_err)
 		acc->err[k] += (unsigned)(t->errors - acc->last_err);
 	acc->last_err = t->errors;
@@ -89,15 +89,15 @@ acc_result(struct pos_acc *acc, const struct run_result *r)
 		const struct result_cell *c = &t->cells[row * t->n_cols];
 		if (first->s && c[ct].s && strcmp(first->s, c[ct].s))
 			break;
-		if (c[cm].known && c[cm].d > 0) {
-			acc->sum[n] = c[cm].d;
+		if (c[cm].d.known && c[cm].d.v > 0) {
+			acc->sum[n] = c[cm].d.v;
 			acc->cnt[n] = 1;
 		}
-		acc->worst_ms[n] = c[cx].known ? (float)c[cx].d : 0;
-		acc->err[n] = c[cf].known ? (unsigned)c[cf].i : 0;
+		acc->worst_ms[n] = c[cx].d.known ? (float)c[cx].d.v : 0;
+		acc->err[n] = c[cf].i.known ? (unsigned)c[cf].i.v : 0;
 		if (row == 0)
-			acc->gb0 = c[cg].d;
-		acc->gb1 = c[cg].d;
+			acc->gb0 = c[cg].d.v;
+		acc->gb1 = c[cg].d.v;
 		n++;
 	}
 	acc->ncell = n;

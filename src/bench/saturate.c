@@ -195,7 +195,7 @@ planned_steps(const struct plan *p)
 }
 
 static struct verdict *
-sat(struct run_result *r, enum verdict_level lv, int knee, double ceil, const char *text)
+sat(struct run_result *r, enum verdict_level lv, int knee, struct known_dbl ceil, const char *text)
 {
 	struct verdict *v = result_verdict(r, lv, "saturation", "%s", text);
 	if (v) {
@@ -209,12 +209,12 @@ static int
 saturate_finish(struct bench_ctx *c, struct run_result *r)
 {
 	const struct plan *p = c->plan;
-	double ceil = p->ceiling_mbps;
+	struct known_dbl ceil = p->ceiling_mbps;
 	char t[768];
-	if (p->link_downgraded && ceil > 0) {
+	if (p->link_downgraded && ceil.known) {
 		struct verdict *v = result_verdict(r, VL_WARN, "link",
 			"link trained at %s: %.0f MB/s ceiling — reseat the card or use a wider slot",
-			p->link_text, ceil);
+			p->link_text, ceil.v);
 		if (v) {
 			v->ceiling_mbps = ceil;
 			v->problem = true;
@@ -239,8 +239,8 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		const struct step_result *s = &r->steps[at - 1];
 		const struct step_result *k = &r->steps[knee - 1];
 		int drives = (int)s->active.n;
-		if (ceil > 0) {
-			double pct = 100.0 * s->aggregate_mbps / ceil;
+		if (ceil.known) {
+			double pct = 100.0 * s->aggregate_mbps / ceil.v;
 			snprintf(t, sizeof(t), "saturates at %d drive%s, %.0f MB/s = %.0f %% of the %s link: %s%s",
 				 drives, drives == 1 ? "" : "s", s->aggregate_mbps, pct, p->ceiling_text,
 				 pct >= 80 ? "the link (slot) is the limit" : "the chip, not the slot, is the limit",
@@ -268,15 +268,15 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 			 w->active.n, 100.0 * w->aggregate_mbps / w->ideal_mbps, ctx);
 		v = sat(r, VL_WARN, 0, ceil, full);
 		const struct step_result *last = &r->steps[r->n_steps - 1];
-		if (v && ceil > 0 && isfinite(last->aggregate_mbps))
+		if (v && ceil.known && isfinite(last->aggregate_mbps))
 			verdict_evidence(v, "%zu drives: %.0f MB/s = %.0f %% of the %s link", last->active.n,
-					 last->aggregate_mbps, 100.0 * last->aggregate_mbps / ceil, p->ceiling_text);
+					 last->aggregate_mbps, 100.0 * last->aggregate_mbps / ceil.v, p->ceiling_text);
 	} else if (ideal_known) {
 		const struct step_result *s = &r->steps[judged - 1];
-		if (ceil > 0)
+		if (ceil.known)
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal, %.0f %% of the %s link%s",
 				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps,
-				 100.0 * s->aggregate_mbps / ceil, p->ceiling_text, ctx);
+				 100.0 * s->aggregate_mbps / ceil.v, p->ceiling_text, ctx);
 		else
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal; link ceiling unknown%s",
 				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps, ctx);

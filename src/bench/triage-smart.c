@@ -43,7 +43,7 @@ snap_drive(struct tri_snap *s, const struct drive *d, const struct inventory *in
 			/* a drive without the attribute table (sim) still has these */
 			if (s->attr[k].known)
 				continue;
-			const struct ds_u64 *f = triage_smart_ids[k] == 5 ? &m->reallocated :
+			const struct known_u64 *f = triage_smart_ids[k] == 5 ? &m->reallocated :
 				triage_smart_ids[k] == 197 ? &m->pending :
 				triage_smart_ids[k] == 198 ? &m->offline_uncorrectable : NULL;
 			if (f && f->known)

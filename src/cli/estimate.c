@@ -148,7 +148,7 @@ estimate_cli(int argc, char **argv)
 		rc = 1;
 	} else {
 		printf("drives measured: %zu (%s, %s)%s\n", in->n, rates->test,
-		       in->ctrl_cap_mbps > 0 ? "controller saturated" : "no controller cap",
+		       in->ctrl_cap_mbps.known ? "controller saturated" : "no controller cap",
 		       smr ? ", rewrite rates from smr" : "");
 		print_table(stdout, &out.tables[0]);
 		for (size_t i = 0; i < out.notes.n; i++)

@@ -11,18 +11,19 @@ progress_line(const struct run_snapshot *s, bool final)
 		fputs("\r\033[K", stderr);
 		return;
 	}
-	double frac = s->eta_s >= 0 && s->elapsed_s + s->eta_s > 0 ?
-		s->elapsed_s / (s->elapsed_s + s->eta_s) : -1;
+	double eta = s->eta_s.v;
+	bool have = s->eta_s.known && s->elapsed_s + eta > 0;
+	double frac = have ? s->elapsed_s / (s->elapsed_s + eta) : 0;
 	char bar[24];
 	int w = (int)sizeof(bar) - 1;
 	for (int i = 0; i < w; i++)
-		bar[i] = frac >= 0 && i < (int)(frac * w + 0.5) ? '#' : frac >= 0 ? '.' : '-';
+		bar[i] = have && i < (int)(frac * w + 0.5) ? '#' : have ? '.' : '-';
 	bar[w] = 0;
-	char eta[24] = "?";
-	if (s->eta_s >= 0)
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)s->eta_s / 60, (int)s->eta_s % 60);
+	char left[24] = "?";
+	if (s->eta_s.known)
+		snprintf(left, sizeof(left), "%d:%02d", (int)eta / 60, (int)eta % 60);
 	fprintf(stderr, "\r[%s] %s step %u/%u %8.1f MB/s %8.0f IOPS  ETA %s%s\033[K", bar, s->test,
-		s->step, s->n_steps, s->total_mbps, s->total_iops, eta,
+		s->step, s->n_steps, s->total_mbps, s->total_iops, left,
 		s->total_errors ? "  errors!" : "");
 	fflush(stderr);
 }

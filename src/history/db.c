@@ -121,10 +121,10 @@ hst_i64(struct hst *st, int c)
 	return hst_null(st, c) ? 0 : strtoll(hst_str(st, c), NULL, 10);
 }
 
-double
+struct known_dbl
 hst_dbl(struct hst *st, int c)
 {
-	return hst_null(st, c) ? NAN : strtod(hst_str(st, c), NULL);
+	return hst_null(st, c) ? (struct known_dbl){ 0 } : known_dbl_of(strtod(hst_str(st, c), NULL));
 }
 
 void

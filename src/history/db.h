@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/known.h"
 
 enum hdb_dialect { HDB_SQLITE, HDB_PG };
 enum hparam_type { HP_NULL, HP_TEXT, HP_INT, HP_REAL };
@@ -83,7 +84,7 @@ int hst_step(struct hst *st);			/* 1 row, 0 done, -errno */
 bool hst_null(struct hst *st, int c);
 const char *hst_str(struct hst *st, int c);	/* "" for NULL */
 int64_t hst_i64(struct hst *st, int c);
-double hst_dbl(struct hst *st, int c);		/* NAN for NULL */
+struct known_dbl hst_dbl(struct hst *st, int c);	/* NULL: unknown */
 void hst_end(struct hst *st);
 /* Run a statement with no rows wanted (or the first row's first column into id). */
 int hst_run(struct hst *st, int64_t *id);

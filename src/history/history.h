@@ -76,15 +76,15 @@ struct history_run_brief {
 	char date[20];		/* "YYYY-MM-DD HH:MM", local time */
 	char test[32];
 	unsigned flags;		/* the test's TEST_* as recorded */
-	double mbps;		/* the drive's mean over the run's steps; NAN unknown */
+	struct known_dbl mbps;	/* the drive's mean over the run's steps */
 	int level;		/* the run's worst verdict (enum verdict_level); -1 none */
 };
 struct history_drive_summary {
 	char target[64], model[64], serial[64], wwn[64];
 	struct history_run_brief runs[HISTORY_SUMMARY_RUNS];	/* newest first */
 	size_t n_runs;
-	double mbps;		/* latest good reference read rate (TEST_REF_READ); NAN none */
-	double percentile;	/* among the other drives of its model (ties half); NAN no peers */
+	struct known_dbl mbps;		/* latest good reference read rate (TEST_REF_READ) */
+	struct known_dbl percentile;	/* among the other drives of its model (ties half); unknown: no peers */
 	int peers;		/* how many other drives of its model have a rate */
 };
 /* A drive (serial, WWN or recorded target name, as `history DRIVE`): its

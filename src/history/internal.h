@@ -27,6 +27,6 @@ int history_open_quiet(struct hdb **db, char *err, size_t n, bool quiet);
 	" ON rt.drive = d.id WHERE d.serial = ?1 OR d.wwn = ?1 OR rt.target IN (?1, 'sim:' || ?1, '/dev/' || ?1)" \
 	" ORDER BY d.id"
 /* Percentile of rate among the latest rates of the other drives of model.
- * Returns how many others, -errno on error; *pct NAN with none. */
-int history_peers(struct hdb *db, const char *model, int64_t self, double rate, double *pct);
+ * Returns how many others, -errno on error; *pct unknown with none. */
+int history_peers(struct hdb *db, const char *model, int64_t self, double rate, struct known_dbl *pct);
 #endif

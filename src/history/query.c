@@ -22,7 +22,7 @@
 	"  WHERE t2.drive = rt.drive AND (r2.flags & ?2) <> 0 AND r2.interrupted = 0 AND r2.failed = 0)"
 
 int
-history_peers(struct hdb *db, const char *model, int64_t self, double rate, double *pct)
+history_peers(struct hdb *db, const char *model, int64_t self, double rate, struct known_dbl *pct)
 {
 	struct hst st;
 	int n = 0, rc;
@@ -32,14 +32,14 @@ history_peers(struct hdb *db, const char *model, int64_t self, double rate, doub
 	hst_text(&st, 1, model);
 	hst_int(&st, 2, TEST_REF_READ);
 	while ((rc = hst_step(&st)) > 0) {
-		double v = hst_dbl(&st, 1);
-		if (hst_i64(&st, 0) == self || isnan(v))
+		struct known_dbl v = hst_dbl(&st, 1);
+		if (hst_i64(&st, 0) == self || !v.known)
 			continue;
 		n++;
-		below += v < rate ? 1 : v == rate ? 0.5 : 0;	/* ties count half */
+		below += v.v < rate ? 1 : v.v == rate ? 0.5 : 0;	/* ties count half */
 	}
 	hst_end(&st);
-	*pct = n ? 100.0 * below / n : NAN;
+	*pct = n ? known_dbl_of(100.0 * below / n) : (struct known_dbl){ 0 };
 	return rc < 0 ? rc : n;
 }
 
@@ -167,7 +167,7 @@ summarize(struct hdb *db, int64_t id, struct history_drive_summary *o)
 		if (!o->target[0])
 			snprintf(o->target, sizeof o->target, "%s", hst_str(&st, 3));
 		bool ok = !hst_i64(&st, 6) && !hst_i64(&st, 7);
-		if (ok && !isnan(b->mbps) && (b->flags & TEST_REF_READ))
+		if (ok && b->mbps.known && (b->flags & TEST_REF_READ))
 			o->mbps = b->mbps;
 	}
 	hst_end(&st);
@@ -183,7 +183,6 @@ history_drive_summary(const char *key, struct history_drive_summary *out, char *
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	out->mbps = out->percentile = NAN;
 	if (!key || !*key) {
 		snprintf(err, n, "no drive named");
 		return -EINVAL;
@@ -204,8 +203,8 @@ history_drive_summary(const char *key, struct history_drive_summary *out, char *
 		rc = summarize(db, id, out);
 	if (!rc && !out->n_runs)
 		rc = -ENOENT;
-	else if (!rc && out->model[0] && !isnan(out->mbps)) {
-		int k = history_peers(db, out->model, id, out->mbps, &out->percentile);
+	else if (!rc && out->model[0] && out->mbps.known) {
+		int k = history_peers(db, out->model, id, out->mbps.v, &out->percentile);
 		rc = k < 0 ? k : 0;
 		out->peers = k > 0 ? k : 0;
 	}
@@ -247,7 +246,7 @@ history_model_rates(const char *model, const char *test, const struct strlist *s
 		const char *serial = hst_str(&st, 2);
 		if (skip_serials && serial && *serial && strlist_has(skip_serials, serial))
 			continue;
-		rates[(*n)++] = hst_dbl(&st, 1);
+		rates[(*n)++] = hst_dbl(&st, 1).v;	/* the query keeps known rates only */
 	}
 	hst_end(&st);
 	history_close(db);

@@ -1,7 +1,6 @@
 /* view.c - the rows `diskscope history` prints; see view.h.  The only place
  * that knows the columns of the drive and run queries. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,9 +108,7 @@ history_view_run(struct history_view *v, struct history_run_row *r)
 	r->started = (time_t)hst_i64(st, 1);
 	copy(r->test, sizeof r->test, hst_str(st, 2));
 	copy(r->target, sizeof r->target, hst_str(st, 3));
-	double mbps = hst_dbl(st, 4);	/* the backend's NULL */
-	if (!isnan(mbps))
-		KNOWN_SET(r->mbps, mbps);
+	r->mbps = hst_dbl(st, 4);	/* the backend's NULL: unknown */
 	r->errors = hst_i64(st, 5);
 	r->interrupted = hst_i64(st, 6);
 	r->failed = hst_i64(st, 7);
@@ -123,12 +120,8 @@ history_view_run(struct history_view *v, struct history_run_row *r)
 int
 history_view_peers(struct history_view *v, const char *model, double rate, struct known_dbl *pct)
 {
-	double p;
-	int n = history_peers(v->db, model, v->drive, rate, &p);
 	KNOWN_CLEAR(*pct);
-	if (n > 0)
-		KNOWN_SET(*pct, p);
-	return n;
+	return history_peers(v->db, model, v->drive, rate, pct);
 }
 
 void

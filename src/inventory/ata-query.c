@@ -103,7 +103,7 @@ via_libatasmart(SkDisk *d, const char *devpath, unsigned tmo, struct ata_info *o
 	}
 	void *b;
 	size_t n;
-	if (ata_blob_build(id, -1, NULL, NULL, &b, &n) < 0)
+	if (ata_blob_build(id, (struct known_bool){ 0 }, NULL, NULL, &b, &n) < 0)
 		return -ENOMEM;
 	int rc = finish_from_blob(b, n, "libatasmart", out, blob, blob_len);
 	if (rc == 0)

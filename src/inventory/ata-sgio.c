@@ -303,7 +303,7 @@ ata_sgio_blob(const char *devpath, unsigned timeout_ms, void **blob, size_t *len
 {
 	uint8_t id[ATA_BLOB_SECTOR], sd[ATA_BLOB_SECTOR], th[ATA_BLOB_SECTOR];
 	bool sat12, have_sd = false, have_th = false;
-	int status = -1;
+	struct known_bool status = { 0 };	/* no SMST record unless the drive says */
 	unsigned tmo = clamp_timeout(timeout_ms);
 	int fd = open_dev(devpath, reason, rn);
 	if (fd < 0)
@@ -324,9 +324,9 @@ ata_sgio_blob(const char *devpath, unsigned timeout_ms, void **blob, size_t *len
 				     .lba_mid = 0x4F, .lba_high = 0xC2 };
 		if (sat_command(fd, sat12, &c, NULL, tmo, &regs, &hr, r2, sizeof r2) == 0 && hr) {
 			if (regs.lba_mid == 0x4F && regs.lba_high == 0xC2)
-				status = 1;
+				status = known_bool_of(true);
 			else if (regs.lba_mid == 0xF4 && regs.lba_high == 0x2C)
-				status = 0;
+				status = known_bool_of(false);
 		}
 		c = (struct ata_cmd){ .command = ATA_SMART, .features = SMART_READ_DATA, .count = 1,
 				      .lba_mid = 0x4F, .lba_high = 0xC2, .data_in = true };

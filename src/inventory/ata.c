@@ -114,15 +114,15 @@ ata_identify_decode(const uint16_t words[256], struct ata_identify *out)
 		sizes_ok = pow2(logical) && logical <= ATA_MAX_SECTOR && physical <= ATA_MAX_PHYS;
 	}
 	if (sizes_ok) {
-		DS_SET(out->logical, logical);
-		DS_SET(out->physical, physical);
+		KNOWN_SET(out->logical, logical);
+		KNOWN_SET(out->physical, physical);
 	} else {
 		logical = 512;	/* for nothing below: capacity and alignment stay unknown */
 	}
 
 	/* Alignment of LBA 0 within the physical sector (word 209, 15:14 = 01). */
 	if (sizes_ok && (w[209] & 0xC000) == 0x4000)
-		DS_SET(out->alignment_offset, (uint64_t)(w[209] & 0x3FFF) * logical);
+		KNOWN_SET(out->alignment_offset, (uint64_t)(w[209] & 0x3FFF) * logical);
 
 	/* Capacity: LBA48 (100-103) when word 83 is valid and bit 10 set; else
 	 * LBA28 (60-61) when word 49 says LBA is supported.  Bounded: past 2^48
@@ -134,58 +134,58 @@ ata_identify_decode(const uint16_t words[256], struct ata_identify *out)
 	out->lba48 = (w[83] & 0xC000) == 0x4000 && (w[83] & (1u << 10));
 	if (out->lba48 && s48) {
 		if (s48 < (1ull << 48))
-			DS_SET(out->sectors, s48);
+			KNOWN_SET(out->sectors, s48);
 	} else if ((w[49] & (1u << 9)) && s28 && s28 < (1u << 28)) {
-		DS_SET(out->sectors, s28);
+		KNOWN_SET(out->sectors, s28);
 	}
 	if (out->sectors.known && sizes_ok && out->sectors.v <= ATA_MAX_BYTES / logical)
-		DS_SET(out->capacity_bytes, out->sectors.v * logical);
+		KNOWN_SET(out->capacity_bytes, out->sectors.v * logical);
 
 	/* Rotation (word 217): 1 = non-rotating, 0x401..0xFFFE = rpm. */
 	if (w[217] == 1) {
 		out->ssd = true;
-		DS_SET(out->rotation_rpm, 0);
+		KNOWN_SET(out->rotation_rpm, 0);
 	} else if (w[217] > 0x400 && w[217] != 0xFFFF) {
-		DS_SET(out->rotation_rpm, w[217]);
+		KNOWN_SET(out->rotation_rpm, w[217]);
 	}
 
 	/* TRIM (169 bit 0); what a read after TRIM returns only means something
 	 * with TRIM.  0xFFFF is no answer (an absent device reads all ones). */
 	if (w[169] != 0xFFFF)
-		DS_SET(out->trim, w[169] & 1u);
+		KNOWN_SET(out->trim, w[169] & 1u);
 	if (out->trim.known && out->trim.v && w[69] != 0xFFFF) {
-		DS_SET(out->trim_deterministic, (w[69] >> 14) & 1u);
-		DS_SET(out->trim_zeroed, (w[69] >> 5) & 1u);
+		KNOWN_SET(out->trim_deterministic, (w[69] >> 14) & 1u);
+		KNOWN_SET(out->trim_zeroed, (w[69] >> 5) & 1u);
 	}
 	if (w[69] != 0xFFFF)
-		DS_SET(out->zoned, w[69] & 3u);
+		KNOWN_SET(out->zoned, w[69] & 3u);
 
 	/* SATA (word 76 valid): NCQ bit 8 with depth in 75 bits 4:0; gens bits 3:1. */
 	if (word_valid(w[76])) {
 		if (w[76] & (1u << 8))
-			DS_SET(out->ncq_depth, (uint64_t)(w[75] & 0x1F) + 1);
+			KNOWN_SET(out->ncq_depth, (uint64_t)(w[75] & 0x1F) + 1);
 		static const double gbps[] = { 0, 1.5, 3.0, 6.0 };
 		for (int b = 3; b >= 1; b--)
 			if (w[76] & (1u << b)) {
-				DS_SET(out->sata_max_gbps, gbps[b]);
+				KNOWN_SET(out->sata_max_gbps, gbps[b]);
 				break;
 			}
 		if (word_valid(w[77])) {
 			unsigned cur = (w[77] >> 1) & 7u;
 			if (cur >= 1 && cur <= 3)
-				DS_SET(out->sata_cur_gbps, gbps[cur]);
+				KNOWN_SET(out->sata_cur_gbps, gbps[cur]);
 		}
 	}
 
 	if (word_valid(w[82]))
-		DS_SET(out->smart_supported, w[82] & 1u);
+		KNOWN_SET(out->smart_supported, w[82] & 1u);
 	/* SMART enabled (85 bit 0): a set bit is believed; "disabled" needs word 87
 	 * to be valid too (smartctl's ataIsSmartEnabled). */
 	if (out->smart_supported.known && out->smart_supported.v && w[85] != 0xFFFF) {
 		if (w[85] & 1u)
-			DS_SET(out->smart_enabled, 1);
+			KNOWN_SET(out->smart_enabled, 1);
 		else if ((w[87] & 0xC000) == 0x4000 && w[85] != 0)
-			DS_SET(out->smart_enabled, 0);
+			KNOWN_SET(out->smart_enabled, 0);
 	}
 }
 
@@ -208,19 +208,19 @@ put_record(uint8_t **p, const char *tag, const void *data, uint32_t len)
 }
 
 int
-ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], int smart_status,
+ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], struct known_bool smart_status,
 	       const uint8_t *smart_data, const uint8_t *thresholds,
 	       void **blob, size_t *len)
 {
-	size_t n = 8 + ATA_BLOB_SECTOR + (smart_status >= 0 ? 12 : 0) +
+	size_t n = 8 + ATA_BLOB_SECTOR + (smart_status.known ? 12 : 0) +
 		   (smart_data ? 8 + ATA_BLOB_SECTOR : 0) +
 		   (thresholds ? 8 + ATA_BLOB_SECTOR : 0);
 	uint8_t *b = malloc(n), *p = b;
 	if (!b)
 		return -ENOMEM;
 	put_record(&p, TAG_IDFY, identify, ATA_BLOB_SECTOR);
-	if (smart_status >= 0) {
-		uint32_t st = htonl(smart_status ? 1 : 0);	/* as skdump writes it */
+	if (smart_status.known) {
+		uint32_t st = htonl(smart_status.v ? 1 : 0);	/* as skdump writes it */
 		put_record(&p, TAG_SMST, &st, 4);
 	}
 	if (smart_data)
@@ -317,11 +317,11 @@ attr_cb(SkDisk *d, const SkSmartAttributeParsedData *a, void *userdata)
 	x->id = a->id;
 	snprintf(x->name, sizeof x->name, "%s", a->name ? a->name : "unknown");
 	if (a->current_value_valid)
-		DS_SET(x->value, a->current_value);
+		KNOWN_SET(x->value, a->current_value);
 	if (a->worst_value_valid)
-		DS_SET(x->worst, a->worst_value);
+		KNOWN_SET(x->worst, a->worst_value);
 	if (a->threshold_valid)
-		DS_SET(x->threshold, a->threshold);
+		KNOWN_SET(x->threshold, a->threshold);
 	for (int i = 5; i >= 0; i--)
 		x->raw = (x->raw << 8) | a->raw[i];
 	format_pretty(a, x->pretty, sizeof x->pretty);
@@ -329,11 +329,11 @@ attr_cb(SkDisk *d, const SkSmartAttributeParsedData *a, void *userdata)
 	x->failing_now = a->good_now_valid && !a->good_now;
 	x->failed_past = a->good_in_the_past_valid && !a->good_in_the_past;
 	if (a->id == 5)
-		DS_SET(si->reallocated, x->raw);
+		KNOWN_SET(si->reallocated, x->raw);
 	else if (a->id == 197)
-		DS_SET(si->pending, x->raw);
+		KNOWN_SET(si->pending, x->raw);
 	else if (a->id == 198)
-		DS_SET(si->offline_uncorrectable, x->raw);
+		KNOWN_SET(si->offline_uncorrectable, x->raw);
 }
 
 /* SMART through libatasmart, from a clean blob (known records only). */
@@ -365,9 +365,9 @@ smart_from_blob(const void *clean, size_t len, bool have_smdt, struct smart_info
 	si->known = true;
 	uint64_t v;
 	if (sk_disk_smart_get_temperature(d, &v) == 0 && v >= 173150)
-		DS_SET(si->temperature_c, ((double)v - 273150.0) / 1000.0);
+		KNOWN_SET(si->temperature_c, ((double)v - 273150.0) / 1000.0);
 	if (sk_disk_smart_get_power_on(d, &v) == 0)
-		DS_SET(si->power_on_hours, v / 3600000ull);
+		KNOWN_SET(si->power_on_hours, v / 3600000ull);
 	/* Needs SMST (and SMART enabled in IDENTIFY): else the verdict stays unknown. */
 	SkSmartOverall o;
 	if (sk_disk_smart_get_overall(d, &o) == 0)
@@ -453,10 +453,10 @@ ata_from_blob(const void *blob, size_t len, struct ata_info *out)
 	out->reason[0] = '\0';
 
 	if (rec[1])
-		DS_SET(out->smart.status_good, rec[1][0] | rec[1][1] | rec[1][2] | rec[1][3] ? 1 : 0);
+		KNOWN_SET(out->smart.status_good, rec[1][0] | rec[1][1] | rec[1][2] | rec[1][3] ? 1 : 0);
 
 	/* libatasmart gets only the records it knows, freshly aligned. */
-	int st = rec[1] ? (int)out->smart.status_good.v : -1;
+	struct known_bool st = { rec[1] != NULL, out->smart.status_good.v != 0 };
 	void *clean = NULL;
 	size_t clen = 0;
 	if (ata_blob_build(rec[0], st, rec[2], rec[3], &clean, &clen) < 0) {
@@ -579,8 +579,8 @@ ata_apply_identify(struct drive *d)
 		   (!d->logical.known || d->logical.v == 512)) {
 		/* No valid word 106: ATA (and smartctl) mean 512/512; shown, and
 		 * marked as not reported by the drive. */
-		DS_SET(d->logical, 512);
-		DS_SET(d->physical, 512);
+		KNOWN_SET(d->logical, 512);
+		KNOWN_SET(d->physical, 512);
 		snprintf(d->sector_source, sizeof d->sector_source, "ata-default");
 	}
 	if (id->rotation_rpm.known)

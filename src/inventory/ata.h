@@ -63,9 +63,9 @@ void ata_info_free(struct ata_info *a);
 /* ---- blob records (libatasmart `skdump --save` format) ---- */
 #define ATA_BLOB_SECTOR 512
 /* Build a libatasmart-format blob from raw 512-byte sectors.  smart_status:
- * -1 unknown (no SMST record), 0 bad, 1 good; smart_data / thresholds may be
- * NULL.  *blob is malloc'd.  0 or -ENOMEM. */
-int ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], int smart_status,
+ * good or bad when known; unknown writes no SMST record.  smart_data /
+ * thresholds may be NULL.  *blob is malloc'd.  0 or -ENOMEM. */
+int ata_blob_build(const uint8_t identify[ATA_BLOB_SECTOR], struct known_bool smart_status,
 		   const uint8_t *smart_data, const uint8_t *thresholds,
 		   void **blob, size_t *len);
 

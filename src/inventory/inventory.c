@@ -155,17 +155,17 @@ inventory_match_drive(struct inventory *inv, const char *name)
 	return hit;
 }
 
-struct ds_u64
+struct known_u64
 drive_trim(const struct drive *d, const char **src)
 {
-	struct ds_u64 t = { 0 };
+	struct known_u64 t = { 0 };
 	const char *s = NULL;
 
 	if (d->ata.state == ATA_OK && d->ata.id.trim.known) {
 		t = d->ata.id.trim;
 		s = "identify";
 	} else if (d->discard_granularity.known) {
-		DS_SET(t, d->discard_granularity.v > 0);
+		KNOWN_SET(t, d->discard_granularity.v > 0);
 		s = "sysfs";
 	}
 	if (src)

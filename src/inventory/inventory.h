@@ -5,18 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/known.h"
 #include "util/util.h"
-
-/* A value with its "known" bit. */
-struct ds_u64 {
-	bool known;
-	uint64_t v;
-};
-struct ds_dbl {
-	bool known;
-	double v;
-};
-#define DS_SET(f, val) do { (f).known = true; (f).v = (val); } while (0)
 
 enum ds_transport {
 	TR_UNKNOWN, TR_SATA, TR_SAS, TR_NVME, TR_USB, TR_VIRTIO, TR_LOOP,
@@ -39,30 +29,30 @@ enum ata_zoned { ZONED_NONE = 0, ZONED_HOST_AWARE = 1, ZONED_DEVICE_MANAGED = 2,
 struct ata_identify {
 	uint16_t words[256];		/* raw, host order */
 	char model[41], serial[21], firmware[9];
-	struct ds_u64 capacity_bytes;	/* LBA48 when supported, else LBA28 */
-	struct ds_u64 sectors;		/* user addressable logical sectors */
+	struct known_u64 capacity_bytes;	/* LBA48 when supported, else LBA28 */
+	struct known_u64 sectors;		/* user addressable logical sectors */
 	bool lba48;
-	struct ds_u64 logical;		/* bytes; known only when word 106 is valid */
-	struct ds_u64 physical;		/* bytes */
+	struct known_u64 logical;		/* bytes; known only when word 106 is valid */
+	struct known_u64 physical;		/* bytes */
 	bool sector_size_reported;	/* word 106 valid (else 512/512 assumed) */
-	struct ds_u64 alignment_offset;	/* bytes (word 209), when valid */
-	struct ds_u64 rotation_rpm;	/* known && v == 0 means SSD (word 217 == 1) */
+	struct known_u64 alignment_offset;	/* bytes (word 209), when valid */
+	struct known_u64 rotation_rpm;	/* known && v == 0 means SSD (word 217 == 1) */
 	bool ssd;			/* word 217 == 1 */
-	struct ds_u64 trim;		/* word 169 bit 0 (0/1) */
-	struct ds_u64 trim_deterministic; /* word 69 bit 14 */
-	struct ds_u64 trim_zeroed;	/* word 69 bit 5 */
-	struct ds_u64 zoned;		/* enum ata_zoned, word 69 bits 1:0 */
-	struct ds_u64 ncq_depth;	/* word 75 + 1, when NCQ (word 76 bit 8) */
-	struct ds_dbl sata_max_gbps;	/* highest of word 76 bits 3:1 */
-	struct ds_dbl sata_cur_gbps;	/* word 77 bits 3:1 */
-	struct ds_u64 smart_supported;	/* word 82 bit 0 */
-	struct ds_u64 smart_enabled;	/* word 85 bit 0 (diskscope never enables it) */
+	struct known_u64 trim;		/* word 169 bit 0 (0/1) */
+	struct known_u64 trim_deterministic; /* word 69 bit 14 */
+	struct known_u64 trim_zeroed;	/* word 69 bit 5 */
+	struct known_u64 zoned;		/* enum ata_zoned, word 69 bits 1:0 */
+	struct known_u64 ncq_depth;	/* word 75 + 1, when NCQ (word 76 bit 8) */
+	struct known_dbl sata_max_gbps;	/* highest of word 76 bits 3:1 */
+	struct known_dbl sata_cur_gbps;	/* word 77 bits 3:1 */
+	struct known_u64 smart_supported;	/* word 82 bit 0 */
+	struct known_u64 smart_enabled;	/* word 85 bit 0 (diskscope never enables it) */
 };
 
 struct smart_attr {
 	uint8_t id;
 	char name[48];
-	struct ds_u64 value, worst, threshold;
+	struct known_u64 value, worst, threshold;
 	uint64_t raw;			/* 48-bit raw value */
 	char pretty[48];		/* libatasmart's pretty value, formatted */
 	bool prefailure;
@@ -73,13 +63,13 @@ struct smart_attr {
 struct smart_info {
 	bool known;			/* SMART data was read and parsed */
 	char reason[128];		/* why not, when !known */
-	struct ds_u64 status_good;	/* SMART RETURN STATUS (SMST record) */
+	struct known_u64 status_good;	/* SMART RETURN STATUS (SMST record) */
 	char overall[32];		/* libatasmart overall: "good", "bad_sector", ... */
-	struct ds_dbl temperature_c;
-	struct ds_u64 power_on_hours;
-	struct ds_u64 reallocated;	/* attr 5 raw */
-	struct ds_u64 pending;		/* attr 197 raw */
-	struct ds_u64 offline_uncorrectable; /* attr 198 raw */
+	struct known_dbl temperature_c;
+	struct known_u64 power_on_hours;
+	struct known_u64 reallocated;	/* attr 5 raw */
+	struct known_u64 pending;		/* attr 197 raw */
+	struct known_u64 offline_uncorrectable; /* attr 198 raw */
 	struct smart_attr *attrs;
 	size_t n_attrs;
 };
@@ -119,13 +109,13 @@ struct drive {
 	enum ds_transport transport;
 	bool virtual_dev;		/* loop, zram, sim */
 	char backing[256];		/* loop backing file */
-	struct ds_u64 capacity_bytes;
-	struct ds_u64 logical, physical;	/* bytes */
+	struct known_u64 capacity_bytes;
+	struct known_u64 logical, physical;	/* bytes */
 	char sector_source[16];		/* "sysfs", "identify" */
-	struct ds_u64 min_io, opt_io, alignment_offset, discard_granularity;
-	struct ds_u64 rotational;	/* 0/1 as sysfs says */
-	struct ds_u64 rotation_rpm;	/* from IDENTIFY, SCSI VPD page B1 (or model); known 0 = SSD */
-	struct ds_dbl link_gbps;	/* SATA link speed the kernel negotiated (ata_link sata_spd) */
+	struct known_u64 min_io, opt_io, alignment_offset, discard_granularity;
+	struct known_u64 rotational;	/* 0/1 as sysfs says */
+	struct known_u64 rotation_rpm;	/* from IDENTIFY, SCSI VPD page B1 (or model); known 0 = SSD */
+	struct known_dbl link_gbps;	/* SATA link speed the kernel negotiated (ata_link sata_spd) */
 	char zoned[24];			/* sysfs queue/zoned: none, host-aware, host-managed; "" unknown */
 	char write_cache[24];		/* "write back", "write through"; "" unknown */
 	bool removable, readonly;
@@ -148,11 +138,10 @@ struct pci_link {
 	char reason[96];		/* why unknown */
 	double cap_gts, sta_gts;	/* GT/s */
 	unsigned cap_width, sta_width;	/* lanes */
-	double cap2_max_gts;		/* from LnkCap2 when present, else 0 */
-	bool has_cap2;
+	struct known_dbl cap2_max_gts;	/* from LnkCap2, when present */
 	bool downgraded;		/* status below capability (speed or width) */
 	double ceiling_mbps;		/* usable MB/s at status, one direction */
-	double cap_ceiling_mbps;	/* at capability */
+	struct known_dbl cap_ceiling_mbps;	/* at capability (LnkCap speed and width valid) */
 };
 
 struct controller {
@@ -164,7 +153,7 @@ struct controller {
 	char class_name[64];		/* "SATA controller" */
 	char driver[32];
 	bool driver_known;		/* sysfs was read: "" then means no driver bound (pci.c) */
-	struct ds_u64 numa_node;
+	struct known_u64 numa_node;
 	struct pci_link link;		/* the link that feeds it (own or upstream port's) */
 	char link_from[16];		/* address whose link that is */
 	struct pci_link narrowest;	/* narrowest link on the path to the root */
@@ -240,7 +229,7 @@ struct drive *inventory_match_drive(struct inventory *inv, const char *name);
 /* TRIM, from one source for every view: IDENTIFY word 169 when the drive
  * answered, else the kernel's discard support (queue/discard_granularity
  * non-zero).  known=false when neither says; src names the source. */
-struct ds_u64 drive_trim(const struct drive *d, const char **src);
+struct known_u64 drive_trim(const struct drive *d, const char **src);
 /* The drive holds the root filesystem (a mount of "/" on it, a partition or
  * a holder of it). */
 bool drive_holds_root(const struct drive *d);

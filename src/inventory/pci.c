@@ -24,36 +24,6 @@ enum {
 #define MAX_PATH_DEPTH 32	/* bridges above a device; guards bogus loops */
 #define MAX_LIB_NOTES 8		/* libpci warnings kept per scan */
 
-/* Usable MB/s per lane at each LnkCap/LnkSta speed code (index = code). */
-static const struct pcie_speed {
-	double gts;
-	double lane_mbps;
-} pcie_speeds[] = {
-	[1] = { 2.5, 250 },	/* 8b/10b */
-	[2] = { 5.0, 500 },	/* 8b/10b */
-	[3] = { 8.0, 985 },	/* 128b/130b */
-	[4] = { 16.0, 1969 },
-	[5] = { 32.0, 3938 },
-	[6] = { 64.0, 7380 },	/* PAM4, FLIT mode overhead */
-};
-
-double
-pcie_speed_gts(unsigned code)
-{
-	if (code >= ARRAY_SIZE(pcie_speeds))
-		return 0;
-	return pcie_speeds[code].gts;
-}
-
-double
-pcie_lane_mbps(double gts)
-{
-	for (size_t i = 1; i < ARRAY_SIZE(pcie_speeds); i++)
-		if (gts > pcie_speeds[i].gts - 0.05 && gts < pcie_speeds[i].gts + 0.05)
-			return pcie_speeds[i].lane_mbps;
-	return 0;
-}
-
 /* ---- libpci error handling ----
  * libpci's error callback must not return and exits by default; ours jumps
  * back to the guarded call so bad input becomes a note.  The callbacks get no
@@ -177,7 +147,7 @@ link_finish(struct pci_link *l, unsigned cap_code, unsigned sta_code)
 	char why[96];
 	l->cap_gts = pcie_speed_gts(cap_code);
 	if (l->cap_gts > 0 && l->cap_width > 0)
-		l->cap_ceiling_mbps = pcie_lane_mbps(l->cap_gts) * l->cap_width;
+		KNOWN_SET(l->cap_ceiling_mbps, pcie_lane_mbps(l->cap_gts) * l->cap_width);
 	if (l->sta_width == 0) {
 		link_unknown(l, "link down (LnkSta width x0)");
 		return;
@@ -238,13 +208,7 @@ sysfs_link(const char *root, const char *addr, struct pci_link *l)
 	if (str_to_double(cs, &sta, &rest))
 		sta = 0;
 	unsigned long capw = strtoul(mw, &end, 10), staw = strtoul(cw, &end, 10);
-	unsigned cap_code = 0, sta_code = 0;
-	for (unsigned c = 1; c < ARRAY_SIZE(pcie_speeds); c++) {
-		if (pcie_lane_mbps(cap) == pcie_speeds[c].lane_mbps)
-			cap_code = c;
-		if (pcie_lane_mbps(sta) == pcie_speeds[c].lane_mbps)
-			sta_code = c;
-	}
+	unsigned cap_code = pcie_speed_code(cap), sta_code = pcie_speed_code(sta);
 	memset(l, 0, sizeof *l);
 	l->cap_width = capw;
 	l->sta_width = staw;
@@ -288,8 +252,9 @@ own_link(struct pci_dev *d, const char *sysfs_root, struct pci_link *l)
 	l->sta_width = (lnksta >> 4) & 0x3f;
 	if ((flags & 0xf) >= 2) {
 		uint32_t lnkcap2 = pci_read_long(d, cap->addr + EXP_LNKCAP2);
-		l->cap2_max_gts = cap2_max(lnkcap2);
-		l->has_cap2 = l->cap2_max_gts > 0;
+		double m = cap2_max(lnkcap2);
+		if (m > 0)
+			KNOWN_SET(l->cap2_max_gts, m);
 	}
 	link_finish(l, lnkcap & 0xf, lnksta & 0xf);
 	return true;
@@ -498,7 +463,7 @@ set_sysfs_facts(struct pscan *s, struct controller *c)
 		char *end;
 		long v = strtol(num, &end, 10);
 		if (end != num && v >= 0)
-			DS_SET(c->numa_node, (uint64_t)v);
+			KNOWN_SET(c->numa_node, (uint64_t)v);
 	}
 }
 

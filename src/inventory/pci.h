@@ -8,6 +8,8 @@
 double pcie_lane_mbps(double gts);
 /* LnkCap/LnkSta speed code (1..6) -> GT/s; 0 unknown. */
 double pcie_speed_gts(unsigned code);
+/* The speed code (LnkCap/LnkSta) of a rate in GT/s as sysfs prints it; 0 none. */
+unsigned pcie_speed_code(double gts);
 
 /* Add every storage-class function (01xx) and NVMe device as a controller
  * ("ctrlN" in bus order), with names from pci.ids, driver, NUMA node, the

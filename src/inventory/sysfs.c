@@ -54,7 +54,7 @@ attr_exists(const char *dir, const char *rel)
  * reported" (optimal_io_size). */
 static void
 attr_u64(struct scan *s, const char *name, const char *dir, const char *rel,
-	 struct ds_u64 *out, bool zero_unknown)
+	 struct known_u64 *out, bool zero_unknown)
 {
 	struct known_u64 v;
 	int rc = sysfs_u64(dir, rel, &v);
@@ -63,13 +63,13 @@ attr_u64(struct scan *s, const char *name, const char *dir, const char *rel,
 		note(s, "%s: cannot read %s: %s", name, rel, -rc);
 	if (rc < 0 || (v.v == 0 && zero_unknown))
 		return;
-	DS_SET(*out, v.v);
+	KNOWN_SET(*out, v.v);
 }
 
 static bool
 attr_flag(struct scan *s, const char *name, const char *dir, const char *rel)
 {
-	struct ds_u64 v;
+	struct known_u64 v;
 	attr_u64(s, name, dir, rel, &v, false);
 	return v.known && v.v != 0;
 }
@@ -117,7 +117,7 @@ read_vpd80(const char *dir, char *dst, size_t n)
 /* Block Device Characteristics VPD page (0xB1): bytes 4-5 the medium
  * rotation rate; 1 = non-rotating, 0x0401..0xFFFE rpm, 0 = not reported. */
 static void
-read_vpdb1(const char *dir, struct ds_u64 *rpm)
+read_vpdb1(const char *dir, struct known_u64 *rpm)
 {
 	char p[PATH_MAX];
 	unsigned char buf[64];
@@ -132,9 +132,9 @@ read_vpdb1(const char *dir, struct ds_u64 *rpm)
 		return;
 	unsigned rate = (unsigned)buf[4] << 8 | buf[5];
 	if (rate == 1)
-		DS_SET(*rpm, 0);
+		KNOWN_SET(*rpm, 0);
 	else if (rate >= 0x0401 && rate <= 0xfffe)
-		DS_SET(*rpm, rate);
+		KNOWN_SET(*rpm, rate);
 }
 
 /* Hex digits of an NVMe namespace identifier (eui, nguid), lower case, no
@@ -186,7 +186,7 @@ read_sata_spd(struct scan *s, struct drive *d)
 	     read_text(path, buf, sizeof buf)))
 		return;
 	if (sscanf(buf, "%lf Gbps", &g) == 1 && g > 0)
-		DS_SET(d->link_gbps, g);
+		KNOWN_SET(d->link_gbps, g);
 }
 
 enum kind { K_SKIP, K_DISK, K_LOOP, K_ZRAM };
@@ -540,7 +540,7 @@ sector_sizes(struct scan *s, const char *name, const char *dir, struct drive *d)
 {
 	static const char *const rel[2] = { "queue/logical_block_size", "queue/physical_block_size" };
 	struct known_u64 v[2];
-	struct ds_u64 *out[2] = { &d->logical, &d->physical };
+	struct known_u64 *out[2] = { &d->logical, &d->physical };
 	int rc[2];
 	sysfs_sector_sizes(dir, &v[0], &v[1], rc);
 	for (int i = 0; i < 2; i++) {
@@ -548,14 +548,14 @@ sector_sizes(struct scan *s, const char *name, const char *dir, struct drive *d)
 		if (rc[i] < 0 && rc[i] != -ENOENT && rc[i] != -ENOTDIR)
 			note(s, "%s: cannot read %s: %s", name, rel[i], -rc[i]);
 		else if (v[i].known)
-			DS_SET(*out[i], v[i].v);
+			KNOWN_SET(*out[i], v[i].v);
 	}
 }
 
 static void
 fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, enum kind k)
 {
-	struct ds_u64 size;
+	struct known_u64 size;
 
 	strtrimcpy(d->name, sizeof d->name, name);
 	pathf(d->path, sizeof d->path, "%s/%s", s->dev, name);
@@ -595,7 +595,7 @@ fill_drive(struct scan *s, struct drive *d, const char *name, const char *dir, e
 
 	attr_u64(s, name, dir, "size", &size, false);
 	if (size.known)
-		DS_SET(d->capacity_bytes, size.v * 512);	/* always 512-byte units */
+		KNOWN_SET(d->capacity_bytes, size.v * 512);	/* always 512-byte units */
 	sector_sizes(s, name, dir, d);
 	if (d->logical.known)
 		strcpy(d->sector_source, "sysfs");

@@ -2,6 +2,7 @@
  * helpers, atomic write. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,15 +12,46 @@
 #include "report/doc.h"
 
 struct json_object *
-doc_u64(const struct ds_u64 *v)
+doc_known_u64(const struct known_u64 *v)
 {
 	return v->known ? json_object_new_int64((int64_t)v->v) : NULL;
 }
 
 struct json_object *
-doc_dbl(const struct ds_dbl *v)
+doc_known_i64(const struct known_i64 *v)
+{
+	return v->known ? json_object_new_int64(v->v) : NULL;
+}
+
+struct json_object *
+doc_known_dbl(const struct known_dbl *v)
 {
 	return v->known ? json_object_new_double(v->v) : NULL;
+}
+
+struct json_object *
+doc_known_bool(const struct known_bool *v)
+{
+	return v->known ? json_object_new_boolean(v->v) : NULL;
+}
+
+struct json_object *
+doc_known_dbl_prec(const struct known_dbl *v, int prec)
+{
+	if (!v->known || !isfinite(v->v))
+		return NULL;
+	char b[48];
+	snprintf(b, sizeof(b), "%.*f", prec, v->v);
+	if (strchr(b, '.')) {		/* trim trailing zeros: 150.20 -> 150.2 */
+		char *e = b + strlen(b) - 1;
+		while (*e == '0')
+			*e-- = 0;
+		if (*e == '.')
+			*e = 0;
+	}
+	if (!strcmp(b, "-0"))
+		strcpy(b, "0");
+	return json_object_new_double_s(v->v, b);
 }
 
 struct json_object *

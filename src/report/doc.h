@@ -1,16 +1,23 @@
 /* doc.h - the JSON document every command shares (schema 1): schema, tool, host. */
 #ifndef DS_DOC_H
 #define DS_DOC_H
+#include <stdio.h>
 #include <json-c/json.h>
 #include "inventory/inventory.h"
+#include "util/known.h"
 
 #define DS_SCHEMA 1
 
 /* A new document with "schema", "tool" and "host" filled.  NULL on ENOMEM. */
 struct json_object *doc_new(void);
-/* Helpers: a known value or JSON null. */
-struct json_object *doc_u64(const struct ds_u64 *v);
-struct json_object *doc_dbl(const struct ds_dbl *v);
+/* A known value or JSON null: the one place an unknown becomes null. */
+struct json_object *doc_known_u64(const struct known_u64 *v);
+struct json_object *doc_known_i64(const struct known_i64 *v);
+struct json_object *doc_known_dbl(const struct known_dbl *v);
+struct json_object *doc_known_bool(const struct known_bool *v);
+/* With prec decimals, trailing zeros trimmed (150.20 -> 150.2); a value
+ * that is not finite is unknown too. */
+struct json_object *doc_known_dbl_prec(const struct known_dbl *v, int prec);
 struct json_object *doc_str(const char *s);	/* "" -> null */
 /* Write the document to a file ("-" = stdout), pretty; 0 or -errno.  Written
  * through doc_out_*, so a reader never sees half a document. */

@@ -285,8 +285,8 @@ run_header(FILE *f, const struct run_result *r)
 		o += snprintf(b + o, sizeof b - o, ", engine %s", p->engine);
 	snprintf(b + o, sizeof b - o, ", seed %" PRIu64, p->seed);
 	kv_row(f, "parameters", b);
-	if (r->ceiling_mbps > 0) {
-		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
+	if (r->ceiling_mbps.known) {
+		snprintf(b, sizeof b, "%.0f MB/s%s%s", r->ceiling_mbps.v, r->ceiling_text[0] ? ", " : "", r->ceiling_text);
 		kv_row(f, "link ceiling", b);
 	}
 	if (r->refused_rule[0]) {
@@ -411,7 +411,7 @@ result_table(FILE *f, const struct result_table *t)
 		for (size_t c = 0; c < t->n_cols; c++) {
 			const struct result_cell *cell = &t->cells[row * t->n_cols + c];
 			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
-			if (!cell->known)
+			if (!cell_known(cell))
 				fputs("<span class=\"unknown\">" DASH "</span>", f);
 			else {
 				table_cell_text(t, row, c, b, sizeof b);

@@ -7,7 +7,7 @@
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
 
 static struct json_object *
-bool_or_null(const struct ds_u64 *v)
+bool_or_null(const struct known_u64 *v)
 {
 	return v->known ? json_object_new_boolean(v->v != 0) : NULL;
 }
@@ -19,12 +19,6 @@ strlist_json(const struct strlist *l)
 	for (size_t i = 0; i < l->n; i++)
 		json_object_array_add(a, json_object_new_string(l->v[i]));
 	return a;
-}
-
-static struct json_object *
-num_or_null(double v, bool known)
-{
-	return known ? json_object_new_double(v) : NULL;
 }
 
 static const char *
@@ -70,22 +64,22 @@ identify_json(const struct ata_identify *id)
 	ADD(o, "model", doc_str(id->model));
 	ADD(o, "serial", doc_str(id->serial));
 	ADD(o, "firmware", doc_str(id->firmware));
-	ADD(o, "capacity_bytes", doc_u64(&id->capacity_bytes));
-	ADD(o, "sectors", doc_u64(&id->sectors));
+	ADD(o, "capacity_bytes", doc_known_u64(&id->capacity_bytes));
+	ADD(o, "sectors", doc_known_u64(&id->sectors));
 	ADD(o, "lba48", json_object_new_boolean(id->lba48));
 	ADD(o, "sector_size_reported", json_object_new_boolean(id->sector_size_reported));
-	ADD(o, "logical", doc_u64(&id->logical));
-	ADD(o, "physical", doc_u64(&id->physical));
-	ADD(o, "alignment_offset", doc_u64(&id->alignment_offset));
-	ADD(o, "rotation_rpm", id->rotation_rpm.known && !id->ssd ? doc_u64(&id->rotation_rpm) : NULL);
+	ADD(o, "logical", doc_known_u64(&id->logical));
+	ADD(o, "physical", doc_known_u64(&id->physical));
+	ADD(o, "alignment_offset", doc_known_u64(&id->alignment_offset));
+	ADD(o, "rotation_rpm", id->rotation_rpm.known && !id->ssd ? doc_known_u64(&id->rotation_rpm) : NULL);
 	ADD(o, "ssd", id->rotation_rpm.known ? json_object_new_boolean(id->ssd) : NULL);
 	ADD(o, "trim", bool_or_null(&id->trim));
 	ADD(o, "trim_deterministic", bool_or_null(&id->trim_deterministic));
 	ADD(o, "trim_zeroed", bool_or_null(&id->trim_zeroed));
 	ADD(o, "zoned", id->zoned.known ? json_object_new_string(zoned_name(id->zoned.v)) : NULL);
-	ADD(o, "ncq_depth", doc_u64(&id->ncq_depth));
-	ADD(o, "sata_max_gbps", doc_dbl(&id->sata_max_gbps));
-	ADD(o, "sata_cur_gbps", doc_dbl(&id->sata_cur_gbps));
+	ADD(o, "ncq_depth", doc_known_u64(&id->ncq_depth));
+	ADD(o, "sata_max_gbps", doc_known_dbl(&id->sata_max_gbps));
+	ADD(o, "sata_cur_gbps", doc_known_dbl(&id->sata_cur_gbps));
 	ADD(o, "smart_supported", bool_or_null(&id->smart_supported));
 	return o;
 }
@@ -101,20 +95,20 @@ smart_json(const struct smart_info *s)
 	}
 	ADD(o, "overall", doc_str(s->overall));
 	ADD(o, "status_good", bool_or_null(&s->status_good));
-	ADD(o, "temperature_c", doc_dbl(&s->temperature_c));
-	ADD(o, "power_on_hours", doc_u64(&s->power_on_hours));
-	ADD(o, "reallocated", doc_u64(&s->reallocated));
-	ADD(o, "pending", doc_u64(&s->pending));
-	ADD(o, "offline_uncorrectable", doc_u64(&s->offline_uncorrectable));
+	ADD(o, "temperature_c", doc_known_dbl(&s->temperature_c));
+	ADD(o, "power_on_hours", doc_known_u64(&s->power_on_hours));
+	ADD(o, "reallocated", doc_known_u64(&s->reallocated));
+	ADD(o, "pending", doc_known_u64(&s->pending));
+	ADD(o, "offline_uncorrectable", doc_known_u64(&s->offline_uncorrectable));
 	struct json_object *a = json_object_new_array();
 	for (size_t i = 0; i < s->n_attrs; i++) {
 		const struct smart_attr *t = &s->attrs[i];
 		struct json_object *x = json_object_new_object();
 		ADD(x, "id", json_object_new_int(t->id));
 		ADD(x, "name", doc_str(t->name));
-		ADD(x, "value", doc_u64(&t->value));
-		ADD(x, "worst", doc_u64(&t->worst));
-		ADD(x, "threshold", doc_u64(&t->threshold));
+		ADD(x, "value", doc_known_u64(&t->value));
+		ADD(x, "worst", doc_known_u64(&t->worst));
+		ADD(x, "threshold", doc_known_u64(&t->threshold));
 		ADD(x, "raw", json_object_new_int64((int64_t)t->raw));
 		ADD(x, "pretty", doc_str(t->pretty));
 		ADD(x, "prefailure", json_object_new_boolean(t->prefailure));
@@ -145,19 +139,19 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	ADD(o, "virtual", json_object_new_boolean(d->virtual_dev));
 	if (d->backing[0])
 		ADD(o, "backing_file", json_object_new_string(d->backing));
-	ADD(o, "capacity_bytes", doc_u64(&d->capacity_bytes));
+	ADD(o, "capacity_bytes", doc_known_u64(&d->capacity_bytes));
 
 	x = json_object_new_object();
-	ADD(x, "logical", doc_u64(&d->logical));
-	ADD(x, "physical", doc_u64(&d->physical));
-	ADD(x, "alignment_offset", doc_u64(&d->alignment_offset));
-	ADD(x, "min_io", doc_u64(&d->min_io));
-	ADD(x, "opt_io", doc_u64(&d->opt_io));
+	ADD(x, "logical", doc_known_u64(&d->logical));
+	ADD(x, "physical", doc_known_u64(&d->physical));
+	ADD(x, "alignment_offset", doc_known_u64(&d->alignment_offset));
+	ADD(x, "min_io", doc_known_u64(&d->min_io));
+	ADD(x, "opt_io", doc_known_u64(&d->opt_io));
 	ADD(x, "source", doc_str(d->sector_source));
 	ADD(o, "sectors", x);
 
 	bool ssd = d->rotation_rpm.known && d->rotation_rpm.v == 0;
-	ADD(o, "rotation_rpm", d->rotation_rpm.known && !ssd ? doc_u64(&d->rotation_rpm) : NULL);
+	ADD(o, "rotation_rpm", d->rotation_rpm.known && !ssd ? doc_known_u64(&d->rotation_rpm) : NULL);
 	if (d->rotation_rpm.known)
 		ADD(o, "ssd", json_object_new_boolean(ssd));
 	else
@@ -168,20 +162,20 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	bool have_id = d->ata.state == ATA_OK;
 	x = json_object_new_object();
 	const char *trim_src;
-	struct ds_u64 trim = drive_trim(d, &trim_src);
+	struct known_u64 trim = drive_trim(d, &trim_src);
 	ADD(x, "supported", bool_or_null(&trim));
 	ADD(x, "source", trim_src ? json_object_new_string(trim_src) : NULL);
 	ADD(x, "deterministic", have_id ? bool_or_null(&id->trim_deterministic) : NULL);
 	ADD(x, "zeroed", have_id ? bool_or_null(&id->trim_zeroed) : NULL);
-	ADD(x, "discard_granularity", doc_u64(&d->discard_granularity));
+	ADD(x, "discard_granularity", doc_known_u64(&d->discard_granularity));
 	ADD(o, "trim", x);
 	ADD(o, "zoned", doc_str(d->zoned));
 	ADD(o, "write_cache", doc_str(d->write_cache));
 	x = json_object_new_object();
 	/* current: the drive's own word 77, else what the kernel negotiated */
 	bool id_cur = have_id && id->sata_cur_gbps.known;
-	ADD(x, "supported_gbps", have_id ? doc_dbl(&id->sata_max_gbps) : NULL);
-	ADD(x, "current_gbps", id_cur ? doc_dbl(&id->sata_cur_gbps) : doc_dbl(&d->link_gbps));
+	ADD(x, "supported_gbps", have_id ? doc_known_dbl(&id->sata_max_gbps) : NULL);
+	ADD(x, "current_gbps", id_cur ? doc_known_dbl(&id->sata_cur_gbps) : doc_known_dbl(&d->link_gbps));
 	ADD(x, "current_source", id_cur ? json_object_new_string("identify") :
 	    d->link_gbps.known ? json_object_new_string("kernel") : NULL);
 	ADD(o, "sata_link", x);
@@ -235,10 +229,10 @@ link_json(const struct pci_link *l, const char *from)
 	ADD(o, "cap_width", json_object_new_int((int)l->cap_width));
 	ADD(o, "sta_gts", json_object_new_double(l->sta_gts));
 	ADD(o, "sta_width", json_object_new_int((int)l->sta_width));
-	ADD(o, "cap2_max_gts", num_or_null(l->cap2_max_gts, l->has_cap2));
+	ADD(o, "cap2_max_gts", doc_known_dbl(&l->cap2_max_gts));
 	ADD(o, "downgraded", json_object_new_boolean(l->downgraded));
 	ADD(o, "ceiling_mbps", json_object_new_double(l->ceiling_mbps));
-	ADD(o, "cap_ceiling_mbps", json_object_new_double(l->cap_ceiling_mbps));
+	ADD(o, "cap_ceiling_mbps", doc_known_dbl(&l->cap_ceiling_mbps));
 	if (from)
 		ADD(o, "from", doc_str(from));
 	return o;
@@ -262,7 +256,7 @@ controller_json(const struct controller *c)
 	ADD(o, "class", doc_str(c->class_name));
 	ADD(o, "driver", doc_str(c->driver));	/* null: none bound, or unknown (dump) */
 	ADD(o, "driver_known", json_object_new_boolean(c->driver_known));
-	ADD(o, "numa_node", doc_u64(&c->numa_node));
+	ADD(o, "numa_node", doc_known_u64(&c->numa_node));
 	ADD(o, "simulated", json_object_new_boolean(c->simulated));
 	struct json_object *l = link_json(&c->link, c->link_from);
 	struct json_object *nw = link_json(&c->narrowest, NULL);

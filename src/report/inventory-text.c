@@ -6,7 +6,7 @@
 #include "report/text.h"
 
 void
-fmt_capacity(const struct ds_u64 *b, char *buf, size_t n)
+fmt_capacity(const struct known_u64 *b, char *buf, size_t n)
 {
 	if (!b->known) {
 		snprintf(buf, n, "?");
@@ -59,7 +59,7 @@ fmt_rotation(const struct drive *d, char *buf, size_t n)
 const char *
 trim_label(const struct drive *d)
 {
-	struct ds_u64 t = drive_trim(d, NULL);
+	struct known_u64 t = drive_trim(d, NULL);
 	return !t.known ? "?" : t.v ? "yes" : "no";
 }
 

@@ -64,7 +64,7 @@ table_csv(FILE *f, const struct result_table *t)
 			const struct result_cell *x = &t->cells[r * t->n_cols + c];
 			if (c)
 				fputc(',', f);
-			if (!x->known)
+			if (!cell_known(x))
 				continue;
 			if (t->cols[c].type == COL_STR) {
 				fputc('"', f);
@@ -72,9 +72,9 @@ table_csv(FILE *f, const struct result_table *t)
 					fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
 				fputc('"', f);
 			} else if (t->cols[c].type == COL_DBL)
-				fprintf(f, "%.*f", t->cols[c].prec + 1, x->d);
+				fprintf(f, "%.*f", t->cols[c].prec + 1, x->d.v);
 			else
-				fprintf(f, "%lld", (long long)x->i);
+				fprintf(f, "%lld", (long long)x->i.v);
 		}
 		fputc('\n', f);
 	}

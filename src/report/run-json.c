@@ -38,24 +38,12 @@ run_errno_parse(const char *name)
 	return 0;
 }
 
-/* A double with `prec` significant decimals; NaN/inf -> null. */
+/* A measured double with `prec` decimals; not finite (a float series'
+ * gap, a rate of nothing) -> null, through doc.c. */
 static struct json_object *
 jd(double v, int prec)
 {
-	if (!isfinite(v))
-		return NULL;
-	char b[48];
-	snprintf(b, sizeof(b), "%.*f", prec, v);
-	if (strchr(b, '.')) {		/* trim trailing zeros: 150.20 -> 150.2 */
-		char *e = b + strlen(b) - 1;
-		while (*e == '0')
-			*e-- = 0;
-		if (*e == '.')
-			*e = 0;
-	}
-	if (!strcmp(b, "-0"))
-		strcpy(b, "0");
-	return json_object_new_double_s(v, b);
+	return doc_known_dbl_prec(&(struct known_dbl){ isfinite(v), v }, prec);
 }
 
 static struct json_object *
@@ -165,11 +153,12 @@ table_json(const struct result_table *t)
 		for (size_t c = 0; c < t->n_cols; c++) {
 			const struct result_cell *x = &t->cells[r * t->n_cols + c];
 			struct json_object *v = NULL;
-			if (x->known)
+			if (cell_known(x))
 				switch (t->cols[c].type) {
 				case COL_STR: v = doc_str(x->s ? x->s : ""); break;
-				case COL_DBL: v = jd(x->d, t->cols[c].prec + 1); break;
-				default: v = json_object_new_int64(x->i); break;
+				/* by the column's type, as table_cell_text reads it */
+				case COL_DBL: v = jd(x->d.v, t->cols[c].prec + 1); break;
+				default: v = json_object_new_int64(x->i.v); break;
 				}
 			json_object_array_add(row, v);
 		}
@@ -283,7 +272,7 @@ run_json(const struct run_result *r)
 	json_object_object_add(o, "seconds", jd(r->seconds, 3));
 	json_object_object_add(o, "interrupted", json_object_new_boolean(r->interrupted));
 	json_object_object_add(o, "virtual_time", json_object_new_boolean(r->virtual_time));
-	json_object_object_add(o, "ceiling_mbps", r->ceiling_mbps > 0 ? jd(r->ceiling_mbps, 0) : NULL);
+	json_object_object_add(o, "ceiling_mbps", doc_known_dbl_prec(&r->ceiling_mbps, 0));
 	json_object_object_add(o, "ceiling_text", doc_str(r->ceiling_text));
 	struct json_object *solo = json_object_new_array();
 	for (size_t i = 0; i < r->n_solo; i++)
@@ -325,7 +314,7 @@ run_json(const struct run_result *r)
 		json_object_object_add(vo, "kind", json_object_new_string(x->kind));
 		json_object_object_add(vo, "text", json_object_new_string(x->text));
 		json_object_object_add(vo, "knee_drives", json_object_new_int(x->knee_drives));
-		json_object_object_add(vo, "ceiling_mbps", x->ceiling_mbps > 0 ? jd(x->ceiling_mbps, 0) : NULL);
+		json_object_object_add(vo, "ceiling_mbps", doc_known_dbl_prec(&x->ceiling_mbps, 0));
 		json_object_object_add(vo, "level", json_object_new_string(verdict_level_name(x->level)));
 		json_object_object_add(vo, "evidence", jlist(&x->evidence));
 		if (x->tally)	/* only then: a count over the drives, no drive's own */

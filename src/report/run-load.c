@@ -94,6 +94,14 @@ gd(struct ld *L, struct json_object *o, const char *k)
 	return num(L, get(o, k), k, 0);
 }
 
+/* A rate that a document writes as null when unknown (an older one as 0). */
+static struct known_dbl
+gd_rate(struct ld *L, struct json_object *o, const char *k)
+{
+	double d = num(L, get(o, k), k, 0);
+	return d > 0 ? known_dbl_of(d) : (struct known_dbl){ 0 };
+}
+
 static double
 gdn(struct ld *L, struct json_object *o, const char *k)	/* null -> NaN */
 {
@@ -523,7 +531,7 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	r->interrupted = b && json_object_get_boolean(b);
 	b = get(o, "virtual_time");
 	r->virtual_time = b && json_object_get_boolean(b);
-	r->ceiling_mbps = gd(&L, o, "ceiling_mbps");
+	r->ceiling_mbps = gd_rate(&L, o, "ceiling_mbps");
 	gs(&L, o, "ceiling_text", r->ceiling_text, sizeof(r->ceiling_text));
 	struct json_object *solo = get(o, "solo");
 	size_t ns = is_array(solo) ? json_object_array_length(solo) : 0;
@@ -593,7 +601,7 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 			gs(&L, vo, "kind", x->kind, sizeof(x->kind));
 			gs(&L, vo, "text", x->text, sizeof(x->text));
 			x->knee_drives = (int)gum(&L, vo, "knee_drives", 4096);
-			x->ceiling_mbps = gd(&L, vo, "ceiling_mbps");
+			x->ceiling_mbps = gd_rate(&L, vo, "ceiling_mbps");
 			char lv[8];
 			gs(&L, vo, "level", lv, sizeof(lv));
 			if (verdict_level_parse(lv, &x->level))

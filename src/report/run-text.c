@@ -154,8 +154,8 @@ run_text_print(FILE *f, const struct run_result *r)
 		if (st->failed)
 			fprintf(f, "%-5s step %u could not run: nothing judged from it\n", "", st->index);
 	}
-	if (r->ceiling_mbps > 0)
-		fprintf(f, "link ceiling: %.0f MB/s (%s)\n", r->ceiling_mbps, r->ceiling_text);
+	if (r->ceiling_mbps.known)
+		fprintf(f, "link ceiling: %.0f MB/s (%s)\n", r->ceiling_mbps.v, r->ceiling_text);
 	for (size_t i = 0; i < r->n_ident; i++)
 		ident_print(f, i < r->ident_targets.n ? r->ident_targets.v[i] : "?", &r->ident[i]);
 	for (size_t i = 0; i < r->n_tables; i++)

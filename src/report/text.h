@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "inventory/inventory.h"
 
-void fmt_capacity(const struct ds_u64 *bytes, char *buf, size_t n);	/* "2.00 TB", "?" */
+void fmt_capacity(const struct known_u64 *bytes, char *buf, size_t n);	/* "2.00 TB", "?" */
 const char *sector_label(const struct drive *d);	/* 512n, 512e, 4Kn, "?" */
 void fmt_rotation(const struct drive *d, char *buf, size_t n);	/* "5400 rpm", "SSD", "?" */
 const char *trim_label(const struct drive *d);		/* yes, no, ? */

@@ -63,12 +63,27 @@ data_drives(enum est_layout l, unsigned n)
 	}
 }
 
-static double
+/* A rate counts when it was measured above zero. */
+static bool
+measured(struct known_dbl k)
+{
+	return k.known && isfinite(k.v) && k.v > 0;
+}
+
+static struct known_dbl
 rate_of(const struct est_drive *d, bool write)
 {
-	if (write && isfinite(d->write_mbps) && d->write_mbps > 0)
+	if (write && measured(d->write_mbps))
 		return d->write_mbps;
-	return isfinite(d->read_mbps) && d->read_mbps > 0 ? d->read_mbps : NAN;
+	return measured(d->read_mbps) ? d->read_mbps : (struct known_dbl){ 0 };
+}
+
+/* Keep the lower of two rates, an unknown one never. */
+static void
+keep_min(struct known_dbl *lo, struct known_dbl v)
+{
+	if (v.known && !(lo->known && lo->v <= v.v))
+		*lo = v;
 }
 
 int
@@ -77,27 +92,24 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 	memset(out, 0, sizeof(*out));
 	out->layout = l;
 	out->drives = drives;
-	out->read_mbps = out->write_mbps = out->rebuild_min = NAN;
 	if (l >= EST_NLAYOUTS || drives < estimate_min_drives(l) || (l == EST_RAID10 && drives % 2))
 		return -EINVAL;
 	/* the slowest measured drive paces every stripe */
-	double rd = NAN, wr = NAN, sus = NAN;
+	struct known_dbl rd = { 0 }, wr = { 0 }, sus = { 0 };
 	uint64_t cap = 0;
 	bool cap_unknown = !in->n, smr = false;
 	for (size_t i = 0; i < in->n; i++) {
 		const struct est_drive *d = &in->d[i];
-		double r = rate_of(d, false), w = rate_of(d, true);
-		if (isfinite(r) && !(rd <= r))
-			rd = r;
-		if (isfinite(w) && !(wr <= w))
-			wr = w;
+		struct known_dbl w = rate_of(d, true);
+		keep_min(&rd, rate_of(d, false));
+		keep_min(&wr, w);
 		/* a rebuild rewrites the whole member: a DM-SMR drive at its
 		 * rewrite rate (after its media cache fills), others at their
 		 * sequential write */
-		double s = isfinite(d->rewrite_mbps) && d->rewrite_mbps > 0 ? d->rewrite_mbps : w;
-		if (isfinite(s) && !(sus <= s)) {
+		struct known_dbl s = measured(d->rewrite_mbps) ? d->rewrite_mbps : w;
+		if (s.known && !(sus.known && sus.v <= s.v)) {
 			sus = s;
-			smr = isfinite(d->rewrite_mbps) && d->rewrite_mbps > 0;
+			smr = measured(d->rewrite_mbps);
 		}
 		/* the smallest member bounds a rebuild: one unknown, all unknown */
 		if (!d->capacity.known)
@@ -105,31 +117,33 @@ estimate_layout(const struct est_input *in, enum est_layout l, unsigned drives, 
 		else if (!cap || d->capacity.v < cap)
 			cap = d->capacity.v;
 	}
-	if (!isfinite(rd))
+	if (!rd.known)
 		return -EINVAL;
-	double dd = data_drives(l, drives), ctl = in->ctrl_cap_mbps;
-	out->read_mbps = dd * rd;
-	out->write_mbps = dd * wr;
+	double dd = data_drives(l, drives);
+	KNOWN_SET(out->read_mbps, dd * rd.v);
+	if (wr.known)
+		KNOWN_SET(out->write_mbps, dd * wr.v);
+	double ctl = measured(in->ctrl_cap_mbps) ? in->ctrl_cap_mbps.v : 0;
 	if (ctl > 0) {
 		/* reads carry data only; writes carry data plus its parity/mirror copy */
-		if (out->read_mbps > ctl) {
-			out->read_mbps = ctl;
+		if (out->read_mbps.v > ctl) {
+			out->read_mbps.v = ctl;
 			out->read_capped = true;
 		}
 		double wcap = ctl * dd / drives;
-		if (out->write_mbps > wcap) {
-			out->write_mbps = wcap;
+		if (out->write_mbps.known && out->write_mbps.v > wcap) {
+			out->write_mbps.v = wcap;
 			out->write_capped = true;
 		}
 	}
-	if (l != EST_RAID0 && !cap_unknown && cap && isfinite(sus)) {
+	if (l != EST_RAID0 && !cap_unknown && cap && sus.known) {
 		/* the new member is written at its sustained rate while the
 		 * survivors are read; all of it crosses the controller */
-		double rate = sus;
+		double rate = sus.v;
 		unsigned through = l == EST_RAID10 ? 2 : drives;
 		if (ctl > 0 && rate * through > ctl)
 			rate = ctl / through;
-		out->rebuild_min = (double)cap / (rate * 1e6) / 60.0;
+		KNOWN_SET(out->rebuild_min, (double)cap / (rate * 1e6) / 60.0);
 		out->rebuild_smr = smr;
 	}
 	return 0;
@@ -162,8 +176,7 @@ drive_named(struct est_input *in, const char *name)
 	struct est_drive *d = &in->d[in->n++];
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", short_name(name));
-	d->read_mbps = d->write_mbps = d->rewrite_mbps = NAN;
-	return d;
+	return d;	/* no rate known yet */
 }
 
 /* Where a drive's rate came from, best last: a pass's step, a solo pass, a
@@ -195,10 +208,7 @@ take_step(struct est_drive *d, struct rate_pick pk[2], const struct step_result 
 	    (p->src == SRC_STEP && (sr->n_res > p->active || (sr->n_res == p->active && t->bytes <= p->bytes))))
 		return;
 	*p = (struct rate_pick){ SRC_STEP, sr->n_res, t->bytes };
-	if (wr)
-		d->write_mbps = v;
-	else
-		d->read_mbps = v;
+	*(wr ? &d->write_mbps : &d->read_mbps) = known_dbl_of(v);
 }
 
 static void
@@ -211,11 +221,11 @@ take_rates(const struct run_result *r, struct est_input *in, struct rate_pick (*
 			continue;
 		struct rate_pick *p = pk[d - in->d];
 		if (t->read_mbps > 0 || (t->mbps > 0 && !(t->write_mbps > 0))) {
-			d->read_mbps = t->read_mbps > 0 ? t->read_mbps : t->mbps;
+			KNOWN_SET(d->read_mbps, t->read_mbps > 0 ? t->read_mbps : t->mbps);
 			p[0].src = SRC_SOLO;
 		}
 		if (t->write_mbps > 0) {
-			d->write_mbps = t->write_mbps;
+			KNOWN_SET(d->write_mbps, t->write_mbps);
 			p[1].src = SRC_SOLO;
 		}
 	}
@@ -233,20 +243,20 @@ take_rates(const struct run_result *r, struct est_input *in, struct rate_pick (*
 		for (size_t row = 0; ct >= 0 && ca >= 0 && row < t->n_rows; row++) {
 			const struct result_cell *n = &t->cells[row * t->n_cols + (size_t)ct];
 			const struct result_cell *a = &t->cells[row * t->n_cols + (size_t)ca];
-			if (!n->known || !n->s || !a->known || !(a->d > 0))
+			if (!n->s || !measured(a->d))
 				continue;
 			struct est_drive *d = drive_named(in, n->s);
 			if (d) {
 				const struct result_cell *m = cm >= 0 ? &t->cells[row * t->n_cols + (size_t)cm] : NULL;
 				d->read_mbps = a->d;
-				d->sampled = m && m->known && m->s && !strcmp(m->s, RESULT_MODE_SAMPLED);
+				d->sampled = m && m->s && !strcmp(m->s, RESULT_MODE_SAMPLED);
 				pk[d - in->d][0].src = SRC_TABLE;
 			}
 		}
 	}
 	/* a read rate is needed; a write-only pass stands in for it */
 	for (size_t i = 0; i < in->n; i++)
-		if (!(in->d[i].read_mbps > 0) && in->d[i].write_mbps > 0)
+		if (!measured(in->d[i].read_mbps) && measured(in->d[i].write_mbps))
 			in->d[i].read_mbps = in->d[i].write_mbps;
 }
 
@@ -280,7 +290,7 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 	/* drop drives with nothing measured */
 	size_t w = 0;
 	for (size_t i = 0; i < in->n; i++)
-		if (in->d[i].read_mbps > 0)
+		if (measured(in->d[i].read_mbps))
 			in->d[w++] = in->d[i];
 	in->n = w;
 	if (!in->n)
@@ -293,8 +303,9 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 		knee |= r->verdicts[i].knee_drives > 0;
 	if (knee)
 		for (size_t s = 0; s < r->n_steps; s++)
-			if (!r->steps[s].failed && r->steps[s].aggregate_mbps > in->ctrl_cap_mbps)
-				in->ctrl_cap_mbps = r->steps[s].aggregate_mbps;
+			if (!r->steps[s].failed && r->steps[s].aggregate_mbps >
+						      (in->ctrl_cap_mbps.known ? in->ctrl_cap_mbps.v : 0))
+				KNOWN_SET(in->ctrl_cap_mbps, r->steps[s].aggregate_mbps);
 	/* an smr result: each drive's rate while rewriting ("rewrite NAME" steps) */
 	for (size_t s = 0; smr && s < smr->n_steps; s++) {
 		const struct step_result *sr = &smr->steps[s];
@@ -303,7 +314,7 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 		for (size_t k = 0; k < sr->n_res; k++)
 			for (size_t i = 0; i < in->n; i++)
 				if (same_target(in->d[i].name, sr->res[k].target) && sr->res[k].mbps > 0)
-					in->d[i].rewrite_mbps = sr->res[k].mbps;
+					KNOWN_SET(in->d[i].rewrite_mbps, sr->res[k].mbps);
 	}
 	return 0;
 }
@@ -406,22 +417,21 @@ estimate_add_table(struct run_result *r, const struct est_input *in, int only, u
 			 e.rebuild_smr ? "rebuild at the SMR rewrite rate" : "");
 		table_set_str(t, row, 0, estimate_layout_name(e.layout));
 		table_set_int(t, row, 1, e.drives);
-		table_set_dbl(t, row, 2, e.read_mbps);
-		table_set_dbl(t, row, 3, e.write_mbps);
-		table_set_dbl(t, row, 4, e.rebuild_min);
+		table_set_known_dbl(t, row, 2, e.read_mbps);
+		table_set_known_dbl(t, row, 3, e.write_mbps);
+		table_set_known_dbl(t, row, 4, e.rebuild_min);
 		table_set_str(t, row, 5, note);
 	}
-	double slow = NAN;
+	struct known_dbl slow = { 0 };	/* every drive left has a read rate */
 	for (size_t i = 0; i < in->n; i++)
-		if (!(slow <= in->d[i].read_mbps))
-			slow = in->d[i].read_mbps;
+		keep_min(&slow, in->d[i].read_mbps);
 	strlist_addf(&r->notes, "estimate: every member at the slowest measured drive's rate (%.0f MB/s); "
-		     "writes at the measured write rate, else at the read rate", slow);
+		     "writes at the measured write rate, else at the read rate", slow.v);
 	strlist_addf(&r->notes, "estimate: RAID5/RAIDZ1 (n-1), RAID6/RAIDZ2 (n-2), RAID1/10 n/2 data drives for writes"
 		     " and n/2 for reads too; RAIDZ ~ RAID5/6 at full stripes");
-	if (in->ctrl_cap_mbps > 0)
+	if (measured(in->ctrl_cap_mbps))
 		strlist_addf(&r->notes, "estimate: capped by the controller's measured aggregate %.0f MB/s "
-			     "(writes carry their parity across it too)", in->ctrl_cap_mbps);
+			     "(writes carry their parity across it too)", in->ctrl_cap_mbps.v);
 	else
 		strlist_addf(&r->notes, "estimate: no controller cap measured (no saturation seen): rates may be optimistic");
 	for (size_t i = 0; i < in->n; i++)

@@ -15,9 +15,9 @@ enum est_layout { EST_RAID0, EST_RAID10, EST_RAID5, EST_RAID6, EST_NLAYOUTS };
 struct est_drive {
 	char name[64];
 	char model[64];		/* "" unknown */
-	double read_mbps;	/* measured sequential rate, NAN unknown */
-	double write_mbps;	/* measured sequential write, NAN unknown (read used) */
-	double rewrite_mbps;	/* DM-SMR: the smr test's rewrite rate, NAN unknown */
+	struct known_dbl read_mbps;	/* measured sequential rate */
+	struct known_dbl write_mbps;	/* measured sequential write (unknown: read used) */
+	struct known_dbl rewrite_mbps;	/* DM-SMR: the smr test's rewrite rate */
 	struct known_u64 capacity;	/* bytes, from the run's identity */
 	bool sampled;		/* the rate is a quick scan's: a seek per block read */
 };
@@ -25,15 +25,15 @@ struct est_drive {
 struct est_input {
 	struct est_drive d[EST_MAX_DRIVES];
 	size_t n;
-	double ctrl_cap_mbps;	/* measured controller aggregate when it saturated, 0 none */
+	struct known_dbl ctrl_cap_mbps;	/* measured controller aggregate when it saturated */
 };
 
 struct est_row {
 	enum est_layout layout;
 	unsigned drives;
-	double read_mbps, write_mbps;	/* NAN unknown */
+	struct known_dbl read_mbps, write_mbps;
 	bool read_capped, write_capped;
-	double rebuild_min;		/* NAN unknown / not applicable (RAID0) */
+	struct known_dbl rebuild_min;	/* unknown / not applicable (RAID0) */
 	bool rebuild_smr;		/* paced by an SMR rewrite rate */
 };
 

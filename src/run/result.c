@@ -252,20 +252,24 @@ void
 table_set_dbl(struct result_table *t, size_t row, size_t col, double v)
 {
 	struct result_cell *c = table_cell(t, row, col);
-	if (c) {
-		c->known = isfinite(v);
-		c->d = v;
-	}
+	if (c)
+		c->d = isfinite(v) ? known_dbl_of(v) : (struct known_dbl){ 0 };
+}
+
+void
+table_set_known_dbl(struct result_table *t, size_t row, size_t col, struct known_dbl v)
+{
+	struct result_cell *c = table_cell(t, row, col);
+	if (c)
+		c->d = v.known && isfinite(v.v) ? v : (struct known_dbl){ 0 };
 }
 
 void
 table_set_int(struct result_table *t, size_t row, size_t col, int64_t v)
 {
 	struct result_cell *c = table_cell(t, row, col);
-	if (c) {
-		c->known = true;
-		c->i = v;
-	}
+	if (c)
+		c->i = known_i64_of(v);
 }
 
 int
@@ -276,7 +280,6 @@ table_set_str(struct result_table *t, size_t row, size_t col, const char *s)
 		return -EINVAL;
 	free(c->s);
 	c->s = s ? strdup(s) : NULL;
-	c->known = c->s != NULL;
 	return s && !c->s ? -ENOMEM : 0;
 }
 
@@ -285,7 +288,7 @@ table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf,
 {
 	const struct result_cell *c = row < t->n_rows && col < t->n_cols ?
 		&t->cells[row * t->n_cols + col] : NULL;
-	if (!c || !c->known) {
+	if (!c || !cell_known(c)) {
 		snprintf(buf, n, "-");
 		return;
 	}
@@ -296,18 +299,18 @@ table_cell_text(const struct result_table *t, size_t row, size_t col, char *buf,
 		break;
 	case COL_INT:
 	case COL_LBA:
-		snprintf(buf, n, "%" PRId64, c->i);
+		snprintf(buf, n, "%" PRId64, c->i.v);
 		break;
 	case COL_BYTES:
-		if (c->i >= (1 << 20) && c->i % (1 << 20) == 0)
-			snprintf(buf, n, "%" PRId64 "M", c->i >> 20);
-		else if (c->i >= 1024 && c->i % 1024 == 0)
-			snprintf(buf, n, "%" PRId64 "k", c->i >> 10);
+		if (c->i.v >= (1 << 20) && c->i.v % (1 << 20) == 0)
+			snprintf(buf, n, "%" PRId64 "M", c->i.v >> 20);
+		else if (c->i.v >= 1024 && c->i.v % 1024 == 0)
+			snprintf(buf, n, "%" PRId64 "k", c->i.v >> 10);
 		else
-			snprintf(buf, n, "%" PRId64, c->i);
+			snprintf(buf, n, "%" PRId64, c->i.v);
 		break;
 	case COL_DBL:
-		snprintf(buf, n, "%.*f%s%s", k->prec, c->d, k->unit[0] && !strcmp(k->unit, "%") ? " " : "",
+		snprintf(buf, n, "%.*f%s%s", k->prec, c->d.v, k->unit[0] && !strcmp(k->unit, "%") ? " " : "",
 			 !strcmp(k->unit, "%") ? "%" : "");
 		break;
 	}

@@ -121,7 +121,7 @@ struct verdict {
 	char kind[24];		/* "saturation", "link", "smr", "af", "errors" */
 	char text[320];		/* the sentence a technician reads */
 	int knee_drives;	/* saturation: 0 = no knee */
-	double ceiling_mbps;	/* 0 = unknown */
+	struct known_dbl ceiling_mbps;
 	enum verdict_level level;
 	struct strlist evidence;	/* lines behind the sentence */
 	bool problem;		/* a problem whatever its level (exit 1): I/O errors, a
@@ -177,12 +177,17 @@ struct result_col {
 	int prec;		/* COL_DBL: decimals */
 };
 
+/* One value of its column's type; unknown (null / "-") when that one is. */
 struct result_cell {
-	bool known;		/* false: null / "-" */
-	int64_t i;		/* COL_INT, COL_LBA, COL_BYTES */
-	double d;		/* COL_DBL */
-	char *s;		/* COL_STR (owned) */
+	struct known_i64 i;	/* COL_INT, COL_LBA, COL_BYTES */
+	struct known_dbl d;	/* COL_DBL */
+	char *s;		/* COL_STR (owned), NULL unknown */
 };
+static inline bool
+cell_known(const struct result_cell *c)
+{
+	return c->i.known || c->d.known || c->s;
+}
 
 struct result_table {
 	char name[32];		/* "scaling" */
@@ -221,7 +226,7 @@ struct run_result {
 	double seconds;
 	bool interrupted;
 	bool virtual_time;	/* sim clock */
-	double ceiling_mbps;	/* link ceiling of the controller, 0 unknown */
+	struct known_dbl ceiling_mbps;	/* link ceiling of the controller */
 	char ceiling_text[64];	/* "x8 5GT/s" */
 	struct step_result *steps;
 	size_t n_steps;
@@ -262,7 +267,8 @@ struct result_table *result_table_add(struct run_result *r, const char *name, co
 				      const struct result_col *cols, size_t n_cols);
 int table_add_row(struct result_table *t);	/* 0 / -ENOMEM; the new row is n_rows - 1 */
 struct result_cell *table_cell(struct result_table *t, size_t row, size_t col);
-void table_set_dbl(struct result_table *t, size_t row, size_t col, double v);	/* NAN: unknown */
+void table_set_dbl(struct result_table *t, size_t row, size_t col, double v);	/* not finite: unknown */
+void table_set_known_dbl(struct result_table *t, size_t row, size_t col, struct known_dbl v);
 void table_set_int(struct result_table *t, size_t row, size_t col, int64_t v);
 int table_set_str(struct result_table *t, size_t row, size_t col, const char *s);
 /* A cell as text for a screen ("-" unknown). */

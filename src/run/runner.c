@@ -144,7 +144,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 		struct snap_target *s = &r->live[i].snap;
 		strtrimcpy(s->name, sizeof(s->name), r->t[i].name);
 		s->controller = r->t[i].facts.controller.known ? (int)r->t[i].facts.controller.v : -1;
-		s->p50_us = s->p99_us = NAN;
+		s->p50_us = s->p99_us = (struct known_dbl){ 0 };
 	}
 	if (bt && bt->before && (rc = bt->before(&r->ctx, err, errlen)) != 0)
 		goto fail;
@@ -436,8 +436,8 @@ runner_start(struct runner *r)
 	S->interval_ms = 100;
 	S->n_steps = 0;
 	S->ceiling_mbps = p->ceiling_mbps;
-	S->eta_s = -1;
-	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = NAN;
+	KNOWN_CLEAR(S->eta_s);
+	S->lat_p50_us = S->lat_p99_us = S->lat_p999_us = (struct known_dbl){ 0 };
 	r->planned_s = 0;
 	bool timed = true;
 	for (size_t i = 0; i < p->n_steps; i++) {

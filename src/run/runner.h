@@ -53,7 +53,7 @@ struct plan {
 	struct plan_step *steps;	/* in run order; solo passes flagged */
 	size_t n_steps;
 	/* controller facts (for tests over a controller) */
-	double ceiling_mbps;		/* 0 unknown */
+	struct known_dbl ceiling_mbps;
 	char ceiling_text[64];
 	bool link_downgraded;
 	char link_text[160];		/* e.g. "x1 (card supports x8)" */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/known.h"
 #include "run/strip.h"
 
 #define SNAP_SAMPLES 600	/* last 60 s at 10 Hz */
@@ -22,7 +23,7 @@ struct snap_target {
 	int controller;			/* inventory index, -1 none */
 	bool active;			/* running in the current step */
 	double mbps, read_mbps, write_mbps, iops;	/* last interval */
-	double p50_us, p99_us;		/* last interval; NAN none */
+	struct known_dbl p50_us, p99_us;	/* last interval (unknown: no I/O in it) */
 	double pos;			/* 0..1 position on the target */
 	uint64_t size;			/* the target's bytes (pos * size = where), 0 unknown */
 	uint64_t bytes, errors;
@@ -66,8 +67,9 @@ struct run_snapshot {
 	bool virtual_time;
 	unsigned interval_ms;		/* sample interval */
 	unsigned step, n_steps;		/* current (1-based) */
-	double elapsed_s, eta_s;	/* eta < 0 unknown */
-	double ceiling_mbps;		/* 0 unknown */
+	double elapsed_s;
+	struct known_dbl eta_s;		/* from the planned durations, when there are some */
+	struct known_dbl ceiling_mbps;
 	int knee_drives;		/* 0 none yet */
 	char message[192];		/* last notice / error */
 	size_t n_targets;
@@ -77,7 +79,7 @@ struct run_snapshot {
 	char step_label[SNAP_STEPS][48];	/* what each step is (plan_step.label), "" none */
 	bool step_maps[SNAP_STEPS];		/* the step maps the surface (plan_step.maps) */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
-	double lat_p50_us, lat_p99_us, lat_p999_us;	/* NAN none */
+	struct known_dbl lat_p50_us, lat_p99_us, lat_p999_us;	/* unknown: no I/O yet */
 	double total_mbps, total_iops;	/* current interval, all targets */
 	uint64_t total_errors;
 	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */

@@ -100,7 +100,7 @@ mark_ended(struct snap_target *s, const struct worker *w)
 	s->ended = w->rc || w->abandoned || w->failed ? SNAP_END_FAILED : m[0] ? SNAP_END_STOPPED : SNAP_END_DONE;
 	strtrimcpy(s->why, sizeof(s->why), m);
 	s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
-	s->p50_us = s->p99_us = NAN;
+	s->p50_us = s->p99_us = (struct known_dbl){ 0 };
 }
 
 /* The worker's new series samples into its snapshot: the strip, the
@@ -138,8 +138,8 @@ series_take(struct runner *r, struct tgt_live *L, struct worker *w)
 		s->write_mbps = series_write_mbps(x);
 		s->mbps = s->read_mbps + s->write_mbps;
 		s->iops = series_iops(x);
-		s->p50_us = x->p50_us;
-		s->p99_us = x->p99_us;
+		s->p50_us = (struct known_dbl){ isfinite(x->p50_us), x->p50_us };	/* a sample: NAN no I/O */
+		s->p99_us = (struct known_dbl){ isfinite(x->p99_us), x->p99_us };
 	}
 }
 
@@ -150,17 +150,17 @@ snap_percentiles(struct run_snapshot *S, const uint64_t hist[SNAP_HIST])
 	uint64_t n = 0;
 	for (int k = 0; k < SNAP_HIST; k++)
 		n += hist[k];
-	double *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
+	struct known_dbl *dst[3] = { &S->lat_p50_us, &S->lat_p99_us, &S->lat_p999_us };
 	const double pct[3] = { 50, 99, 99.9 };
 	for (int q = 0; q < 3; q++) {
-		*dst[q] = NAN;
+		*dst[q] = (struct known_dbl){ 0 };
 		if (!n)
 			continue;
 		double rank = pct[q] / 100 * (double)n, cum = 0;
 		for (int k = 0; k < SNAP_HIST; k++) {
 			if (cum + (double)hist[k] >= rank && hist[k]) {
 				double f = (rank - cum) / (double)hist[k];
-				*dst[q] = ldexp(1.0, k + 6) * pow(2.0, f) / 1e3;
+				*dst[q] = known_dbl_of(ldexp(1.0, k + 6) * pow(2.0, f) / 1e3);
 				break;
 			}
 			cum += (double)hist[k];
@@ -203,7 +203,7 @@ sample(struct runner *r, size_t step_pos, bool final)
 		else if (!w->virtual_clock && wall - L->last_new_ns > 3ull * w->p.interval_ms * 1000000ull &&
 			 atomic_load_explicit(&w->pub.state, memory_order_relaxed) == WS_MEASURE) {
 			s->mbps = s->read_mbps = s->write_mbps = s->iops = 0;
-			s->p50_us = s->p99_us = NAN;
+			s->p50_us = s->p99_us = (struct known_dbl){ 0 };
 		}
 		int wst = atomic_load_explicit(&w->pub.state, memory_order_acquire);
 		if (wst == WS_DONE && !final)
@@ -339,7 +339,7 @@ step_watch(struct runner *r, const struct plan_step *st, size_t step_pos, struct
 			el_step = step_planned(st);
 		if (r->planned_s > 0) {
 			double left = r->planned_s - r->done_planned_s - el_step;
-			r->snap.eta_s = left > 0 ? left : 0;
+			KNOWN_SET(r->snap.eta_s, left > 0 ? left : 0);
 		}
 		pthread_mutex_unlock(&r->mu);
 	}

@@ -39,7 +39,7 @@ link_facts(struct plan *p, const struct controller *c)
 	snprintf(p->ctrl_name, sizeof(p->ctrl_name), "%s", c->name);
 	if (!l->known || l->ceiling_mbps <= 0)
 		return;
-	p->ceiling_mbps = l->ceiling_mbps;
+	KNOWN_SET(p->ceiling_mbps, l->ceiling_mbps);
 	snprintf(p->ceiling_text, sizeof(p->ceiling_text), "x%u %gGT/s", l->sta_width, l->sta_gts);
 	if (l->downgraded) {
 		p->link_downgraded = true;
@@ -202,7 +202,7 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 				snprintf(v[nv].port, sizeof(v[nv].port), "%s", d->port);
 				ctrl_seen = d->controller >= 0 && (ctrl_seen == -2 || ctrl_seen == d->controller)
 					? d->controller : -1;
-				if (ctrl_seen >= 0 && !p->ceiling_mbps)
+				if (ctrl_seen >= 0 && !p->ceiling_mbps.known)
 					link_facts(p, &inv->ctrl[ctrl_seen]);
 			} else {
 				ctrl_seen = -1;
@@ -211,7 +211,7 @@ plan_resolve_targets_in(struct plan *p, struct inventory *given, const struct in
 		nv++;
 	}
 	if (!rc && ctrl_seen == -1) {	/* drives on different controllers: no one ceiling */
-		p->ceiling_mbps = 0;
+		KNOWN_CLEAR(p->ceiling_mbps);
 		p->ceiling_text[0] = 0;
 		p->link_downgraded = false;
 	}

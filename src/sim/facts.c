@@ -73,7 +73,7 @@ src_smart_after(const struct dev_facts *f, struct smart_info *s)
 			s->pending.v += m->pending_during;
 	}
 	if (m->temperature_during > 0)
-		DS_SET(s->temperature_c, m->temperature_during);
+		KNOWN_SET(s->temperature_c, m->temperature_during);
 }
 
 /* The model's log: its "during" entries only once the test ran, newest

@@ -120,9 +120,9 @@ add_attr(struct smart_info *s, const struct attr_def *a, uint64_t raw, const cha
 	uint64_t val = 100;
 	if ((a->id == 5 || a->id == 197 || a->id == 198) && raw)
 		val = raw >= 90 ? 10 : 100 - raw;
-	DS_SET(x->value, val);
-	DS_SET(x->worst, val);
-	DS_SET(x->threshold, a->threshold);
+	KNOWN_SET(x->value, val);
+	KNOWN_SET(x->worst, val);
+	KNOWN_SET(x->threshold, a->threshold);
 	x->raw = raw;
 	snprintf(x->pretty, sizeof x->pretty, "%s", pretty);
 	x->prefailure = a->prefail;
@@ -140,14 +140,14 @@ sim_smart_info(const struct sim_drive_model *m, struct smart_info *s)
 		return;
 	}
 	s->known = true;
-	DS_SET(s->status_good, 1);
+	KNOWN_SET(s->status_good, 1);
 	uint64_t bad = m->reallocated + m->pending;
 	snprintf(s->overall, sizeof s->overall, "%s", bad ? "bad_sector" : "good");
-	DS_SET(s->temperature_c, m->temperature_c);
-	DS_SET(s->power_on_hours, m->power_on_hours);
-	DS_SET(s->reallocated, m->reallocated);
-	DS_SET(s->pending, m->pending);
-	DS_SET(s->offline_uncorrectable, m->offline_uncorrectable);
+	KNOWN_SET(s->temperature_c, m->temperature_c);
+	KNOWN_SET(s->power_on_hours, m->power_on_hours);
+	KNOWN_SET(s->reallocated, m->reallocated);
+	KNOWN_SET(s->pending, m->pending);
+	KNOWN_SET(s->offline_uncorrectable, m->offline_uncorrectable);
 	/* names as libatasmart gives them */
 	static const struct attr_def defs[] = {
 		{ 5, "reallocated-sector-count", true, 36 },

@@ -25,11 +25,11 @@ fill_link(struct controller *c, const struct sim_hba_model *h)
 		l->sta_gts = h->sta_gts;
 		l->cap_width = h->cap_width;
 		l->sta_width = h->sta_width;
-		l->cap2_max_gts = h->cap_gts;
-		l->has_cap2 = h->cap_gts > 5;	/* LnkCap2 came with PCIe 3.0 */
+		if (h->cap_gts > 5)	/* LnkCap2 came with PCIe 3.0 */
+			KNOWN_SET(l->cap2_max_gts, h->cap_gts);
 		l->downgraded = h->sta_gts < h->cap_gts || h->sta_width < h->cap_width;
 		l->ceiling_mbps = pcie_lane_mbps(h->sta_gts) * h->sta_width;
-		l->cap_ceiling_mbps = pcie_lane_mbps(h->cap_gts) * h->cap_width;
+		KNOWN_SET(l->cap_ceiling_mbps, pcie_lane_mbps(h->cap_gts) * h->cap_width);
 	}
 	snprintf(c->link_from, sizeof c->link_from, "%s", c->address);
 	c->narrowest = *l;
@@ -64,13 +64,13 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 	d->controller = ctrl;
 	snprintf(d->port, sizeof d->port, "port%u", port);
 	snprintf(d->syspath, sizeof d->syspath, DEV_SIM_PREFIX "%s", m->file);
-	DS_SET(d->rotational, m->ssd ? 0 : 1);
+	KNOWN_SET(d->rotational, m->ssd ? 0 : 1);
 	/* Linux shows drive-managed as none */
 	snprintf(d->zoned, sizeof d->zoned, "%s", m->zoned == 3 ? "host-managed" : "none");
 	snprintf(d->write_cache, sizeof d->write_cache, "write back");
-	DS_SET(d->min_io, m->physical_reported);
-	DS_SET(d->alignment_offset, m->align_offset);
-	DS_SET(d->discard_granularity, m->trim ? m->physical_reported : 0);
+	KNOWN_SET(d->min_io, m->physical_reported);
+	KNOWN_SET(d->alignment_offset, m->align_offset);
+	KNOWN_SET(d->discard_granularity, m->trim ? m->physical_reported : 0);
 
 	char serial[24];
 	drive_serial(m, idx, serial, sizeof serial);
@@ -83,11 +83,11 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 	ata_apply_identify(d);
 	/* what the kernel would have said from the same IDENTIFY */
 	if (!d->logical.known) {
-		DS_SET(d->logical, m->logical);
-		DS_SET(d->physical, m->sector_sizes_reported ? m->physical_reported : m->logical);
+		KNOWN_SET(d->logical, m->logical);
+		KNOWN_SET(d->physical, m->sector_sizes_reported ? m->physical_reported : m->logical);
 		snprintf(d->sector_source, sizeof d->sector_source, "sysfs");
 	}
-	DS_SET(d->capacity_bytes, m->capacity);
+	KNOWN_SET(d->capacity_bytes, m->capacity);
 	snprintf(d->id, sizeof d->id, "%s", d->serial[0] ? d->serial : d->name);
 	snprintf(d->id_source, sizeof d->id_source, "%s", d->serial[0] ? "serial" : "name");
 	smr_assess(d);

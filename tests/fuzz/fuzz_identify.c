@@ -32,7 +32,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	void *blob;
 	size_t len;
-	int st = size > sizeof id ? data[sizeof id] % 3 - 1 : -1;
+	/* a byte past IDENTIFY picks the SMST record: none, bad or good */
+	struct known_bool st = { size > sizeof id && data[sizeof id] % 3 != 0,
+				 size > sizeof id && data[sizeof id] % 3 == 2 };
 	if (ata_blob_build(id, st, NULL, NULL, &blob, &len) == 0) {
 		struct ata_info a;
 		ata_from_blob(blob, len, &a);

@@ -307,7 +307,7 @@ test_blob_round_trip(void **state)
 	make_smart(sd, th);
 	void *b;
 	size_t n;
-	assert_int_equal(ata_blob_build(idbytes, 1, sd, th, &b, &n), 0);
+	assert_int_equal(ata_blob_build(idbytes, known_bool_of(true), sd, th, &b, &n), 0);
 	assert_int_equal(n, 8 + 512 + 12 + 8 + 512 + 8 + 512);
 	assert_memory_equal(b, "IDFY", 4);
 	struct ata_info a;
@@ -338,7 +338,7 @@ test_blob_round_trip(void **state)
 
 	/* Without SMST the verdict is unknown, the attributes still parse;
 	 * without thresholds every threshold is unknown. */
-	assert_int_equal(ata_blob_build(idbytes, -1, sd, NULL, &b, &n), 0);
+	assert_int_equal(ata_blob_build(idbytes, (struct known_bool){ 0 }, sd, NULL, &b, &n), 0);
 	assert_int_equal(ata_from_blob(b, n, &a), 0);
 	assert_false(a.smart.status_good.known);
 	assert_string_equal(a.smart.overall, "");
@@ -351,7 +351,7 @@ test_blob_round_trip(void **state)
 	free(b);
 
 	/* IDENTIFY alone: facts known, SMART not. */
-	assert_int_equal(ata_blob_build(idbytes, -1, NULL, NULL, &b, &n), 0);
+	assert_int_equal(ata_blob_build(idbytes, (struct known_bool){ 0 }, NULL, NULL, &b, &n), 0);
 	assert_int_equal(ata_from_blob(b, n, &a), 0);
 	assert_false(a.smart.known);
 	assert_true(a.smart.reason[0] != '\0');
@@ -487,8 +487,8 @@ test_apply_identify(void **state)
 	memset(&d, 0, sizeof d);
 	snprintf(d.model, sizeof d.model, "WDC WD20EFRX-68A");	/* INQUIRY: 16 chars */
 	snprintf(d.firmware, sizeof d.firmware, "0A82");	/* INQUIRY rev: last 4 */
-	DS_SET(d.logical, 512);
-	DS_SET(d.physical, 512);
+	KNOWN_SET(d.logical, 512);
+	KNOWN_SET(d.physical, 512);
 	snprintf(d.sector_source, sizeof d.sector_source, "sysfs");
 	ata_identify_decode(w, &d.ata.id);
 	d.ata.state = ATA_OK;
@@ -505,8 +505,8 @@ test_apply_identify(void **state)
 	/* a USB bridge presenting 4K logical sectors for this 512e drive */
 	memset(&d, 0, sizeof d);
 	snprintf(d.model, sizeof d.model, "External USB 3.0");
-	DS_SET(d.logical, 4096);
-	DS_SET(d.physical, 4096);
+	KNOWN_SET(d.logical, 4096);
+	KNOWN_SET(d.physical, 4096);
 	ata_identify_decode(w, &d.ata.id);
 	d.ata.state = ATA_OK;
 	ata_apply_identify(&d);

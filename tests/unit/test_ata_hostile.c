@@ -23,7 +23,7 @@ blob_decode(struct ata_info *a)
 	void *blob;
 	size_t len;
 	words_to_bytes();
-	assert_int_equal(ata_blob_build(idbytes, -1, NULL, NULL, &blob, &len), 0);
+	assert_int_equal(ata_blob_build(idbytes, (struct known_bool){ 0 }, NULL, NULL, &blob, &len), 0);
 	int rc = ata_from_blob(blob, len, a);
 	free(blob);
 	return rc;
@@ -145,8 +145,8 @@ test_no_word106_default(void **state)
 	memset(&d, 0, sizeof d);
 	d.ata.state = ATA_OK;
 	ata_identify_decode(w, &d.ata.id);
-	DS_SET(d.logical, 4096);
-	DS_SET(d.physical, 4096);
+	KNOWN_SET(d.logical, 4096);
+	KNOWN_SET(d.physical, 4096);
 	snprintf(d.sector_source, sizeof d.sector_source, "sysfs");
 	ata_apply_identify(&d);
 	assert_int_equal(d.logical.v, 4096);

@@ -42,7 +42,7 @@ fake_query(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 	size_t n;
 	pthread_mutex_lock(&page_mu);
 	words_to_bytes();
-	int built = ata_blob_build(idbytes, 1, NULL, NULL, &b, &n);
+	int built = ata_blob_build(idbytes, known_bool_of(true), NULL, NULL, &b, &n);
 	pthread_mutex_unlock(&page_mu);
 	if (built < 0)
 		return -ENOMEM;

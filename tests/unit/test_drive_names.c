@@ -73,15 +73,15 @@ test_trim_one_answer(void **state)
 	memset(&d, 0, sizeof d);
 	assert_false(drive_trim(&d, &src).known);		/* nothing said: unknown */
 	assert_null(src);
-	DS_SET(d.discard_granularity, 4096);			/* a loop device */
-	struct ds_u64 t = drive_trim(&d, &src);
+	KNOWN_SET(d.discard_granularity, 4096);			/* a loop device */
+	struct known_u64 t = drive_trim(&d, &src);
 	assert_true(t.known && t.v == 1);
 	assert_string_equal(src, "sysfs");
-	DS_SET(d.discard_granularity, 0);
+	KNOWN_SET(d.discard_granularity, 0);
 	t = drive_trim(&d, NULL);
 	assert_true(t.known && t.v == 0);
 	/* a stale IDENTIFY bit without an answer does not count */
-	DS_SET(d.ata.id.trim, 1);
+	KNOWN_SET(d.ata.id.trim, 1);
 	d.ata.state = ATA_FAILED;
 	assert_int_equal(drive_trim(&d, NULL).v, 0);
 	d.ata.state = ATA_OK;				/* the drive's own word 169 wins */

@@ -24,9 +24,9 @@ drives(struct est_input *in, unsigned n, double mbps, uint64_t cap)
 	in->n = n;
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(in->d[i].name, sizeof(in->d[i].name), "sd%c", 'a' + i);
-		in->d[i].read_mbps = mbps;
-		in->d[i].write_mbps = NAN;
-		in->d[i].rewrite_mbps = NAN;
+		in->d[i].read_mbps = known_dbl_of(mbps);
+		in->d[i].write_mbps = (struct known_dbl){ 0 };
+		in->d[i].rewrite_mbps = (struct known_dbl){ 0 };
 		in->d[i].capacity.known = cap > 0;
 		in->d[i].capacity.v = cap;
 	}
@@ -57,13 +57,15 @@ seed_rates(void **st)
 		struct est_row e;
 		enum est_layout l;
 		drives(&in, 1, 150, 0);
-		in.ctrl_cap_mbps = rows[i].cap;
+		in.ctrl_cap_mbps = rows[i].cap > 0 ? known_dbl_of(rows[i].cap) : (struct known_dbl){ 0 };
 		assert_int_equal(estimate_layout_parse(rows[i].layout, &l), 0);
 		assert_int_equal(estimate_layout(&in, l, rows[i].n, &e), 0);
-		assert_float_equal(e.read_mbps, rows[i].read, 0.01);
-		assert_float_equal(e.write_mbps, rows[i].write, 0.01);
+		assert_true(e.read_mbps.known);
+		assert_float_equal(e.read_mbps.v, rows[i].read, 0.01);
+		assert_true(e.write_mbps.known);
+		assert_float_equal(e.write_mbps.v, rows[i].write, 0.01);
 		assert_true(e.read_capped == (rows[i].cap > 0 && rows[i].read < 150.0 * rows[i].n - 1));
-		assert_true(isnan(e.rebuild_min));	/* capacity unknown: unknown, never 0 */
+		assert_false(e.rebuild_min.known);	/* capacity unknown: unknown, never 0 */
 	}
 }
 
@@ -74,9 +76,10 @@ slowest_paces(void **st)
 	struct est_input in;
 	struct est_row e;
 	drives(&in, 4, 150, 0);
-	in.d[2].read_mbps = 100;
+	in.d[2].read_mbps = known_dbl_of(100);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_float_equal(e.read_mbps, 300, 0.01);
+	assert_true(e.read_mbps.known);
+	assert_float_equal(e.read_mbps.v, 300, 0.01);
 }
 
 static void
@@ -88,21 +91,21 @@ rebuild_times(void **st)
 	/* 4x2 TB CMR at 150 MB/s: seed 205-242 min (LSI 205, Intel H77 216) */
 	drives(&in, 4, 150, 2000000000000ULL);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_true(e.rebuild_min >= 205 && e.rebuild_min <= 242);
+	assert_true(e.rebuild_min.known && e.rebuild_min.v >= 205 && e.rebuild_min.v <= 242);
 	assert_false(e.rebuild_smr);
 	/* the same behind an 88SE9485 saturating at 640: still 4 x 150 < 640 */
-	in.ctrl_cap_mbps = 640;
+	in.ctrl_cap_mbps = known_dbl_of(640);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_true(e.rebuild_min >= 205 && e.rebuild_min <= 242);
+	assert_true(e.rebuild_min.known && e.rebuild_min.v >= 205 && e.rebuild_min.v <= 242);
 	/* RAIDZ1 with an ST2000DM008 rewriting at 63 MB/s: seed 528 min */
-	in.ctrl_cap_mbps = 0;
-	in.d[1].rewrite_mbps = 63;
+	in.ctrl_cap_mbps = (struct known_dbl){ 0 };
+	in.d[1].rewrite_mbps = known_dbl_of(63);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_true(e.rebuild_min >= 500 && e.rebuild_min <= 560);
+	assert_true(e.rebuild_min.known && e.rebuild_min.v >= 500 && e.rebuild_min.v <= 560);
 	assert_true(e.rebuild_smr);
 	/* RAID0 has no rebuild */
 	assert_int_equal(estimate_layout(&in, EST_RAID0, 4, &e), 0);
-	assert_true(isnan(e.rebuild_min));
+	assert_false(e.rebuild_min.known);
 }
 
 static void
@@ -116,7 +119,7 @@ bad_layouts(void **st)
 	assert_int_not_equal(estimate_layout(&in, EST_RAID6, 3, &e), 0);
 	assert_int_not_equal(estimate_layout(&in, EST_RAID10, 3, &e), 0);
 	assert_int_not_equal(estimate_layout_parse("raid7", &l), 0);
-	in.d[0].read_mbps = NAN;	/* nothing measured: no estimate */
+	in.d[0].read_mbps = (struct known_dbl){ 0 };	/* nothing measured: no estimate */
 	assert_int_not_equal(estimate_layout(&in, EST_RAID0, 2, &e), 0);
 }
 
@@ -151,7 +154,8 @@ from_result(void **st)
 	struct est_input in;
 	assert_int_equal(estimate_input(&r, NULL, &in), 0);
 	assert_int_equal(in.n, 8);
-	assert_float_equal(in.ctrl_cap_mbps, 640, 0.01);
+	assert_true(in.ctrl_cap_mbps.known);
+	assert_float_equal(in.ctrl_cap_mbps.v, 640, 0.01);
 	assert_true(in.d[3].capacity.known);
 	assert_int_equal(estimate_add_table(&r, &in, -1, 0), 0);
 	assert_int_equal(r.n_tables, 1);
@@ -257,7 +261,8 @@ one_loop_drive(void **st)
 	loop_result(&r, true);
 	assert_int_equal(estimate_input(&r, NULL, &in), 0);
 	assert_int_equal(in.n, 1);
-	assert_float_equal(in.d[0].read_mbps, 53.2, 0.01);
+	assert_true(in.d[0].read_mbps.known);
+	assert_float_equal(in.d[0].read_mbps.v, 53.2, 0.01);
 	assert_false(in.d[0].capacity.known);	/* 256 MB scanned is not a capacity */
 	assert_int_equal(estimate_check(&in, 0, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "one drive measured (loop0)"));
@@ -269,14 +274,16 @@ one_loop_drive(void **st)
 	/* --drives 4 asks for it: arrays of 4 at the scan's rate, rebuild unknown */
 	assert_int_equal(estimate_check(&in, 4, why, sizeof(why)), 0);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_float_equal(e.read_mbps, 3 * 53.2, 0.01);
-	assert_true(isnan(e.rebuild_min));
+	assert_true(e.read_mbps.known);
+	assert_float_equal(e.read_mbps.v, 3 * 53.2, 0.01);
+	assert_false(e.rebuild_min.known);
 	run_result_free(&r);
 	/* without the table the scan step is the pass, not the burst */
 	loop_result(&r, false);
 	assert_int_equal(estimate_input(&r, NULL, &in), 0);
 	assert_int_equal(in.n, 1);
-	assert_float_equal(in.d[0].read_mbps, 53, 0.01);
+	assert_true(in.d[0].read_mbps.known);
+	assert_float_equal(in.d[0].read_mbps.v, 53, 0.01);
 	run_result_free(&r);
 }
 
@@ -301,7 +308,7 @@ quick_capacity(void **st)
 	assert_true(in.d[0].capacity.v == 4000787030016ULL);
 	assert_true(in.d[0].sampled);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_true(e.rebuild_min > 1000 && e.rebuild_min < 1050);	/* 4 TB at 65 MB/s */
+	assert_true(e.rebuild_min.known && e.rebuild_min.v > 1000 && e.rebuild_min.v < 1050);	/* 4 TB at 65 MB/s */
 	assert_int_equal(estimate_add_table(&r, &in, EST_RAID5, 4), 0);
 	assert_true(has_note(&r, "the rate of a quick scan"));
 	assert_true(has_note(&r, "1 drive measured: the arrays are of 4 drives like it"));
@@ -324,10 +331,11 @@ from_surface(void **st)
 	struct est_row e;
 	assert_int_equal(estimate_input(&r, NULL, &in), 0);
 	assert_int_equal(in.n, 1);
-	assert_float_equal(in.d[0].read_mbps, 157, 0.01);
+	assert_true(in.d[0].read_mbps.known);
+	assert_float_equal(in.d[0].read_mbps.v, 157, 0.01);
 	assert_false(in.d[0].sampled);
 	assert_int_equal(estimate_layout(&in, EST_RAID5, 4, &e), 0);
-	assert_true(e.rebuild_min >= 205 && e.rebuild_min <= 242);
+	assert_true(e.rebuild_min.known && e.rebuild_min.v >= 205 && e.rebuild_min.v <= 242);
 	assert_int_equal(estimate_add_table(&r, &in, -1, 4), 0);
 	char buf[32];
 	table_cell_text(&r.tables[1], 0, 1, buf, sizeof(buf));

@@ -404,12 +404,12 @@ test_queries(void **state)
 	assert_string_equal(s.model, "WDC WD40EZRX-00SPEB0");
 	assert_int_equal(s.n_runs, 2);
 	assert_string_equal(s.runs[0].run_id, "aaaa0000bbbb0000cccc0000dddd0003");	/* newest first */
-	assert_true(fabs(s.runs[0].mbps - 140) < 0.01);
+	assert_true(s.runs[0].mbps.known && fabs(s.runs[0].mbps.v - 140) < 0.01);
 	assert_int_equal(s.runs[0].level, VL_PASS);
 	assert_int_equal(s.peers, 2);
-	assert_true(fabs(s.percentile - 50) < 0.01);	/* 140 between 100 and 200 */
+	assert_true(s.percentile.known && fabs(s.percentile.v - 50) < 0.01);	/* 140 between 100 and 200 */
 	assert_int_equal(history_drive_summary("S-A", &s, err, sizeof err), 0);
-	assert_true(fabs(s.percentile - 0) < 0.01);
+	assert_true(s.percentile.known && fabs(s.percentile.v - 0) < 0.01);
 	assert_int_equal(history_drive_summary("NOPE", &s, err, sizeof err), -ENOENT);
 
 	double rates[8];

@@ -148,7 +148,7 @@ test_every_speed_width(void **state)
 		assert_int_equal(c->link.cap_width, d->cap_w);
 		assert_int_equal(c->link.sta_width, d->sta_w);
 		assert_true(c->link.ceiling_mbps == sta_lane * d->sta_w);
-		assert_true(c->link.cap_ceiling_mbps == cap_lane * d->cap_w);
+		assert_true(c->link.cap_ceiling_mbps.known && c->link.cap_ceiling_mbps.v == cap_lane * d->cap_w);
 		bool down = d->sta_code < d->cap_code || d->sta_w < d->cap_w;
 		assert_int_equal(c->link.downgraded, down);
 		assert_string_equal(c->link_from, c->address);
@@ -207,7 +207,7 @@ test_unknown_codes(void **state)
 	assert_non_null(strstr(ctrl_on_bus(&inv, 0x14)->link.reason, "LnkSta"));
 	assert_non_null(strstr(ctrl_on_bus(&inv, 0x15)->link.reason, "x0"));
 	/* Link down still knows what the slot could do. */
-	assert_true(ctrl_on_bus(&inv, 0x15)->link.cap_ceiling_mbps == 985 * 4);
+	assert_true(ctrl_on_bus(&inv, 0x15)->link.cap_ceiling_mbps.known && ctrl_on_bus(&inv, 0x15)->link.cap_ceiling_mbps.v == 985 * 4);
 	const struct controller *over = ctrl_on_bus(&inv, 0x17);
 	assert_true(over->link.known);
 	assert_false(over->link.downgraded);
@@ -233,16 +233,16 @@ test_lnkcap2(void **state)
 	write_dump(path, devs, sizeof devs / sizeof devs[0]);
 	struct pci_link l;
 	assert_int_equal(pci_link_at(path, "20:00.0", &l), 0);
-	assert_true(l.has_cap2 && l.cap2_max_gts == 32);
+	assert_true(l.cap2_max_gts.known && l.cap2_max_gts.v == 32);
 	assert_int_equal(pci_link_at(path, "0000:21:00.0", &l), 0);
-	assert_true(l.has_cap2 && l.cap2_max_gts == 8);
+	assert_true(l.cap2_max_gts.known && l.cap2_max_gts.v == 8);
 	assert_int_equal(pci_link_at(path, "22:00.0", &l), 0);
-	assert_true(l.has_cap2 && l.cap2_max_gts == 64);
+	assert_true(l.cap2_max_gts.known && l.cap2_max_gts.v == 64);
 	assert_true(l.ceiling_mbps == 7380 * 4);
 	assert_int_equal(pci_link_at(path, "23:00.0", &l), 0);
-	assert_false(l.has_cap2);
+	assert_false(l.cap2_max_gts.known);
 	assert_int_equal(pci_link_at(path, "24:00.0", &l), 0);
-	assert_false(l.has_cap2);
+	assert_false(l.cap2_max_gts.known);
 	assert_true(l.known && l.ceiling_mbps == 250);
 	/* Not there, and not an address. */
 	assert_int_equal(pci_link_at(path, "25:00.0", &l), -ENOENT);
@@ -290,7 +290,7 @@ test_narrowest_path(void **state)
 	assert_string_equal(sas->narrowest_at, "0000:01:00.0");
 	assert_true(sas->narrowest.ceiling_mbps == 500 * 4);
 	assert_true(sas->narrowest.downgraded);
-	assert_true(sas->narrowest.cap_ceiling_mbps == 985 * 16);
+	assert_true(sas->narrowest.cap_ceiling_mbps.known && sas->narrowest.cap_ceiling_mbps.v == 985 * 16);
 
 	/* No PCIe capability of its own: fed by the PCIe-to-PCI bridge. */
 	assert_true(raid->link.known);

@@ -62,7 +62,8 @@ cell(const struct result_table *t, size_t row, const char *col)
 	for (size_t c = 0; c < t->n_cols; c++)
 		if (!strcmp(t->cols[c].name, col)) {
 			const struct result_cell *x = &t->cells[row * t->n_cols + c];
-			return x->known ? (t->cols[c].type == COL_INT ? (double)x->i : x->d) : NAN;
+			return t->cols[c].type == COL_INT ? (x->i.known ? (double)x->i.v : NAN) :
+							    x->d.known ? x->d.v : NAN;
 		}
 	fail_msg("no column %s", col);
 	return NAN;

@@ -312,7 +312,7 @@ test_saturate_verdict(void **state)
 	assert_non_null(t);
 	struct plan p;
 	plan_init(&p, t);
-	p.ceiling_mbps = 4000;
+	p.ceiling_mbps = known_dbl_of(4000);
 	snprintf(p.ceiling_text, sizeof(p.ceiling_text), "x8 5GT/s");
 	const double marvell[] = { 150, 273, 430, 544, 573, 593, 623, 640 };
 	struct run_result r;
@@ -333,7 +333,7 @@ test_saturate_verdict(void **state)
 	run_result_free(&r);
 
 	/* trained at x1: the link sentence first, and the plateau is the link */
-	p.ceiling_mbps = 500;
+	p.ceiling_mbps = known_dbl_of(500);
 	p.link_downgraded = true;
 	snprintf(p.ceiling_text, sizeof(p.ceiling_text), "x1 5GT/s");
 	snprintf(p.link_text, sizeof(p.link_text), "x1");

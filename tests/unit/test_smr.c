@@ -44,9 +44,9 @@ make_drive(struct drive *d, const struct spec *s)
 	snprintf(d->name, sizeof d->name, "sda");
 	snprintf(d->model, sizeof d->model, "%.16s", s->model);
 	d->transport = TR_SATA;
-	DS_SET(d->logical, 512);
-	DS_SET(d->physical, 512);
-	DS_SET(d->rotational, s->rpm == 1 ? 0 : 1);
+	KNOWN_SET(d->logical, 512);
+	KNOWN_SET(d->physical, 512);
+	KNOWN_SET(d->rotational, s->rpm == 1 ? 0 : 1);
 	put_string(w, 27, 20, s->model);
 	put_string(w, 10, 10, "SERIAL1");
 	w[217] = (uint16_t)s->rpm;
@@ -113,7 +113,7 @@ test_wd20efax_from_sysfs_model(void **state)
 	memset(&d, 0, sizeof d);
 	snprintf(d.model, sizeof d.model, "WDC WD20EFAX-68F");
 	d.transport = TR_SATA;
-	DS_SET(d.rotational, 1);
+	KNOWN_SET(d.rotational, 1);
 	d.ata.state = ATA_FAILED;
 	smr_assess(&d);
 	assert_int_equal(d.smr.verdict, SMR_LIKELY);
@@ -291,7 +291,7 @@ test_no_facts_still_explained(void **state)
 	memset(&d, 0, sizeof d);
 	d.transport = TR_VIRTIO;
 	d.ata.state = ATA_NOT_ATA;
-	DS_SET(d.rotational, 1);
+	KNOWN_SET(d.rotational, 1);
 	smr_assess(&d);
 	assert_int_equal(d.smr.verdict, SMR_UNKNOWN);
 	assert_int_equal(d.smr.evidence.n, 1);

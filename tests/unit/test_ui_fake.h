@@ -55,14 +55,14 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 	c->device_id = 0x9485;
 	c->link = (struct pci_link){ .known = true, .cap_gts = 5, .sta_gts = 5, .cap_width = 8,
 				     .sta_width = 4, .downgraded = true, .ceiling_mbps = 2000,
-				     .cap_ceiling_mbps = 4000 };
+				     .cap_ceiling_mbps = { true, 4000 } };
 	c->simulated = true;
 	c = inventory_add_controller(inv);
 	snprintf(c->id, sizeof(c->id), "ctrl1");
 	snprintf(c->address, sizeof(c->address), "0000:04:00.0");
 	snprintf(c->name, sizeof(c->name), "LSI SAS2008 (9211-8i)");
 	c->link = (struct pci_link){ .known = true, .cap_gts = 5, .sta_gts = 5, .cap_width = 8,
-				     .sta_width = 8, .ceiling_mbps = 4000, .cap_ceiling_mbps = 4000 };
+				     .sta_width = 8, .ceiling_mbps = 4000, .cap_ceiling_mbps = { true, 4000 } };
 	for (unsigned i = 0; i < n_drives; i++) {
 		struct drive *d = inventory_add_drive(inv);
 		bool smr = i % 4 == 1;
@@ -73,17 +73,17 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 		snprintf(d->serial, sizeof(d->serial), "WD-SIM%04u", i);
 		d->transport = TR_SIM;
 		d->virtual_dev = true;
-		DS_SET(d->capacity_bytes, smr ? 2000398934016ULL : 4000787030016ULL);
-		DS_SET(d->logical, 512);
-		DS_SET(d->physical, 4096);
-		DS_SET(d->rotational, 1);
-		DS_SET(d->rotation_rpm, 5400);
-		DS_SET(d->ata.id.trim, smr ? 1 : 0);
+		KNOWN_SET(d->capacity_bytes, smr ? 2000398934016ULL : 4000787030016ULL);
+		KNOWN_SET(d->logical, 512);
+		KNOWN_SET(d->physical, 4096);
+		KNOWN_SET(d->rotational, 1);
+		KNOWN_SET(d->rotation_rpm, 5400);
+		KNOWN_SET(d->ata.id.trim, smr ? 1 : 0);
 		d->smr.verdict = smr ? SMR_LIKELY : SMR_UNLIKELY;
 		strlist_add(&d->smr.evidence, smr ? "TRIM on a rotating drive" : "no zoned bits");
 		d->ata.smart.known = true;
 		snprintf(d->ata.smart.overall, sizeof(d->ata.smart.overall), i == 6 ? "bad_sector" : "good");
-		DS_SET(d->ata.smart.temperature_c, 30 + i);
+		KNOWN_SET(d->ata.smart.temperature_c, 30 + i);
 		d->controller = i < 8 ? 0 : 1;
 		strlist_add(&inv->ctrl[d->controller].drives, d->name);
 	}
@@ -95,7 +95,7 @@ fake_inventory(struct inventory *inv, unsigned n_drives)
 	snprintf(d->model, sizeof(d->model), "ST2000DM001-1CH164");
 	snprintf(d->serial, sizeof(d->serial), "Z1E0AAAA");
 	d->transport = TR_SATA;
-	DS_SET(d->capacity_bytes, 2000398934016ULL);
+	KNOWN_SET(d->capacity_bytes, 2000398934016ULL);
 	d->controller = -1;
 	strlist_add(&d->partitions, "sdz1");
 	strlist_add(&d->mounts, "sdz1 /mnt/data");
@@ -147,7 +147,7 @@ fake_fill_result(struct fake_backend *f, unsigned steps)
 	strlist_add(&r->targets, "ctrl:0");
 	r->seconds = steps * f->ticks_per_step / 10.0;
 	r->virtual_time = true;
-	r->ceiling_mbps = 2000;
+	r->ceiling_mbps = known_dbl_of(2000);
 	snprintf(r->ceiling_text, sizeof(r->ceiling_text), "x4 5GT/s");
 	r->steps = calloc(steps, sizeof(*r->steps));
 	r->n_steps = steps;
@@ -186,8 +186,8 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	s->virtual_time = true;
 	s->interval_ms = 100;
 	s->n_steps = N;
-	s->ceiling_mbps = 2000;
-	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = NAN;
+	s->ceiling_mbps = known_dbl_of(2000);
+	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = (struct known_dbl){ 0 };
 	if (f->running == 1)
 		f->tick++;
 	unsigned step = f->tick / f->ticks_per_step;	/* finished steps */
@@ -202,7 +202,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 		fake_fill_result(f, step ? step : 1);
 	s->step = step < N ? step + 1 : N;
 	s->elapsed_s = f->tick / 10.0;
-	s->eta_s = (N * f->ticks_per_step - (f->tick < N * f->ticks_per_step ? f->tick : 0)) / 10.0;
+	s->eta_s = known_dbl_of((N * f->ticks_per_step - (f->tick < N * f->ticks_per_step ? f->tick : 0)) / 10.0);
 	s->n_steps_done = step;
 	for (unsigned k = 0; k < N && k < SNAP_STEPS; k++) {
 		bool done = k < step;
@@ -242,9 +242,9 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	}
 	for (int k = 8; k < 20; k++)
 		s->lat_hist[k] = (uint64_t)(1000 * exp(-0.5 * (k - 13) * (k - 13))) + 1;
-	s->lat_p50_us = 900;
-	s->lat_p99_us = 9000;
-	s->lat_p999_us = 30000;
+	s->lat_p50_us = known_dbl_of(900);
+	s->lat_p99_us = known_dbl_of(9000);
+	s->lat_p999_us = known_dbl_of(30000);
 	return 0;
 }
 
