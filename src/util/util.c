@@ -314,3 +314,13 @@ dev_spec_simulated(const char *spec, const char **rest)
 		*rest = sim ? spec + sizeof DEV_SIM_PREFIX - 1 : spec;
 	return sim;
 }
+
+const char *
+errno_name(int e, char *buf, size_t n)
+{
+	const char *s = e > 0 ? strerrorname_np(e) : NULL;
+	if (s)
+		return s;
+	snprintf(buf, n, "E%d", e);
+	return buf;
+}
