@@ -42,7 +42,7 @@ proto_init(void)
 		t->phase = SNAP_PH_MEASURE;
 		t->size = 4000787030016ULL;
 		t->pos = 0.5 + 0.01 * i;
-		t->p50_us = t->p99_us = NAN;
+		t->p50_us = t->p99_us = (struct known_dbl){ 0 };
 		strip_reset(&t->strip);
 		for (int k = 1; k <= 3000; k++) {
 			double pos = t->pos * k / 3000, mbps = 150 - 80 * pos;
@@ -84,10 +84,10 @@ board_snapshot(void *ctx, struct run_snapshot *s)
 	s->interval_ms = 100;
 	s->step = s->n_steps = 1;
 	s->elapsed_s = ++tick / 10.0;
-	s->eta_s = -1;
-	s->lat_p50_us = 900;
-	s->lat_p99_us = 9000;
-	s->lat_p999_us = 30000;
+	s->eta_s = (struct known_dbl){ 0 };	/* unknown */
+	s->lat_p50_us = known_dbl_of(900);
+	s->lat_p99_us = known_dbl_of(9000);
+	s->lat_p999_us = known_dbl_of(30000);
 	s->t = malloc(sizeof(proto));
 	if (!s->t)
 		return -12;
