@@ -283,9 +283,9 @@ surf_judge_unreadable(const struct surf_rep *R, const struct pin_out *ext, size_
 	if (v) {
 		char by[96] = "";
 		for (size_t i = 0, o = 0; i < ARRAY_SIZE(io->errs) && io->errs[i].err && o < sizeof(by); i++) {
-			const char *en = strerrorname_np(io->errs[i].err);
+			char eb[16];
 			o += (size_t)snprintf(by + o, sizeof(by) - o, "%s%s %llu", i ? ", " : "",
-					      en ? en : "?", (unsigned long long)io->errs[i].n);
+					      errno_name(io->errs[i].err, eb, sizeof eb), (unsigned long long)io->errs[i].n);
 		}
 		verdict_evidence(v, "%llu of %llu blocks failed in the scan (%s)",
 				 (unsigned long long)io->bucket[N_BUCKETS - 1], (unsigned long long)R->nblk, by);
