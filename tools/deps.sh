@@ -13,6 +13,7 @@ TESTS="fio tmux kmod e2fsprogs xz-utils cpio busybox-static qemu-system-x86"
 TESTS="$TESTS valgrind"		# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 TESTS="$TESTS chromium"		# tests/sys/report-html.sh: renders the HTML report to PNG and PDF
 TESTS="$TESTS postgresql"	# tests/sys/history-pg.sh: a throwaway server
+TESTS="$TESTS nvme-cli"		# tests/hw/qemu-inventory.sh: nvme-cli's decoding, the NVMe ground truth
 # `deps.sh fuzz`: the libFuzzer toolchain instead (make fuzz, tests/sys/fuzz-brief.sh)
 if [ "${1:-}" = fuzz ]; then
   BUILD="clang-14 libclang-rt-14-dev"

@@ -211,8 +211,10 @@ print_nvme(FILE *f, const struct drive *d)
 	snprintf(k, sizeof k, "unknown");
 	if (nv->critical_temp_c.known)
 		snprintf(k, sizeof k, "%lldC", (long long)nv->critical_temp_c.v);
-	fprintf(f, "    nvme: spare %s%% (threshold %s%%), used %s%%, media errors %s, "
-		"unsafe shutdowns %s, %s h, temp limits %s/%s, self-test %s\n",
+	/* two lines: the table stays within 100 columns */
+	fprintf(f, "    nvme health: spare %s%% (threshold %s%%), used %s%%, media errors %s, "
+		"unsafe shutdowns %s, %s h\n"
+		"    nvme limits: warning %s, critical %s; self-test %s\n",
 		known_fmt_u64(&h->available_spare, "%llu", NULL, a, sizeof a),
 		known_fmt_u64(&h->spare_threshold, "%llu", NULL, b, sizeof b),
 		known_fmt_u64(&h->percent_used, "%llu", NULL, c, sizeof c),

@@ -123,6 +123,18 @@ timeout 120 diskscope list --json >$O/list.json 2>$O/list.err; echo $? >$O/list.
 echo "@@T diskscope_json_done=$(up)"
 timeout 120 diskscope list >$O/table.txt 2>&1; echo $? >$O/table.rc
 echo "@@T diskscope_done=$(up)"
+# the NVMe pages diskscope read (NAME.nvme-*.bin), and nvme-cli's own decoding of the
+# same controller: the ground truth check-inventory.py holds diskscope's against
+timeout 60 diskscope --save-blobs $O list >/dev/null 2>&1
+if [ -x /bin/nvme ]; then
+	for n in /dev/nvme*n1; do
+		b=${n##*/}
+		timeout 30 nvme smart-log $n -o json >$O/$b.cli-smart.json 2>&1
+		timeout 30 nvme smart-log $n -o binary >$O/$b.cli-smart.bin 2>/dev/null
+		timeout 30 nvme id-ctrl $n -o json >$O/$b.cli-id-ctrl.json 2>&1
+		timeout 30 nvme id-ns $n -o json >$O/$b.cli-id-ns.json 2>&1
+	done
+fi
 # every file base64-encoded with its checksum: the host refuses a garbled transfer
 for f in $O/*; do
 	echo "@@FILE ${f##*/} $(sha256sum <$f | cut -d' ' -f1)"
@@ -135,7 +147,7 @@ EOF
 mkdir -p "$R/etc"
 printf 'N_SD=%s\nN_NVME=%s\n' "$n_sd" "$n_nvme" >"$R/etc/rig.conf"
 hwq_initramfs "$R" "$W/initramfs.cpio" "ahci sd_mod sg nvme megaraid_sas crc64_rocksoft_generic" \
-	"$BIN" "$(command -v lspci)" || { echo "FAIL: could not build the initramfs"; exit 1; }
+	"$BIN" "$(command -v lspci)" $(command -v nvme) || { echo "FAIL: could not build the initramfs"; exit 1; }
 hwq_log "initramfs $(du -h "$W/initramfs.cpio" | cut -f1), $(wc -l <"$R/etc/modules.order") modules"
 
 # ---------------------------------------------------------------- boot and check
