@@ -228,8 +228,9 @@ nvme_lines(const struct drive *d, struct det_lines *l)
 	if (n->ns_id[0])
 		add(l, EL_TEXT, "  namespace %s", n->ns_id);
 	add(l, n->selftest_supported.known && n->selftest_supported.v ? EL_TEXT : EL_DIM,
-	    "  self-test %s", !n->selftest_supported.known ? "unknown" :
-	    n->selftest_supported.v ? "supported" : str_or(n->selftest_reason, "not supported"));
+	    "  %s", !n->selftest_supported.known ? "self-test support unknown" :
+	    n->selftest_supported.v ? "self-test supported" :
+	    str_or(n->selftest_reason, "self-test not supported"));
 }
 
 static void

@@ -346,6 +346,8 @@ def main():
         else:
             c.eq(f"{tag}: no nvme object", None, get(x, "nvme"))
 
+    check_dashboard(c, txt)
+
     # the human table: same inventory, exit 0, every drive named
     table = txt.get("table.txt", "")
     c.eq("diskscope list (table) exits 0", "0", txt.get("table.rc", MISSING).strip())
@@ -588,6 +590,27 @@ def check_nvme(c, tag, d, x, txt):
         c.eq(f"{tag}: nvme WCTEMP/CCTEMP = nvme-cli's",
              [int(t.get("wctemp", 0)) - 273, int(t.get("cctemp", 0)) - 273],
              [get(n, "warning_temp_c"), get(n, "critical_temp_c")])
+
+
+def check_dashboard(c, txt):
+    """The dashboard in the guest (tmux), moved down the tree to an NVMe drive: its details
+    panel shows the health log QEMU reports, its tree row the health verdict and temperature."""
+    screen = txt.get("dash-nvme.txt")
+    if screen is None:
+        print("     (no tmux in the guest: the dashboard's NVMe details not checked)")
+        return
+    det = " ".join(m.group(1).strip() for m in re.finditer(r"││ (.*?)\s*│$", screen, re.M))
+    det = re.sub(r"\s+", " ", det)
+    for want in ("NVMe health: no critical warning",
+                 "temperature 50 C (warning 70 C, critical 100 C)",
+                 "spare 0% (threshold 0%), used 0%", "media errors 0, error log entries 0",
+                 "self-test not supported (OACS)"):
+        c.ok(want in det, f"dashboard details of an NVMe drive: {want!r}", want,
+             det[-300:] if want not in det else want)
+    rows = [l for l in screen.splitlines() if re.match(r"│\s+nvme\d+n1\s", l)]
+    c.eq("dashboard tree: both NVMe drives", 2, len(rows))
+    c.ok(bool(rows) and all(re.search(r"SMART ok\s+50\S*C", l) for l in rows),
+         "dashboard tree: NVMe rows show the health verdict and 50 C", "SMART ok 50C", rows)
 
 
 def finish(c):
