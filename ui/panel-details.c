@@ -214,6 +214,10 @@ nvme_lines(const struct drive *d, struct det_lines *l)
 	bool errs = h->media_errors.known && h->media_errors.v;
 	add(l, errs ? EL_WARN : EL_TEXT, "  media errors %s, error log entries %s",
 	    u64s(&h->media_errors, a, sizeof(a)), u64s(&h->error_log_entries, b, sizeof(b)));
+	if (n->n_latest)
+		add(l, EL_WARN, "  latest error #%llu: status 0x%x (queue %u, command %u)",
+		    (unsigned long long)n->latest[0].error_count, n->latest[0].status,
+		    n->latest[0].sqid, n->latest[0].cmdid);
 	add(l, EL_TEXT, "  power on %s h, unsafe shutdowns %s, power cycles %s",
 	    u64s(&h->power_on_hours, a, sizeof(a)), u64s(&h->unsafe_shutdowns, b, sizeof(b)),
 	    u64s(&h->power_cycles, c, sizeof(c)));

@@ -156,16 +156,42 @@ nvme_health_from_smart(const struct nvme_smart_log *s, struct nvme_health *out)
 	out->critical_temp_minutes = known_u64_of(le32toh(s->critical_comp_time));
 }
 
+/* Keep entry e among the newest ones in out->latest (by error count). */
+static void
+keep_latest(const struct nvme_error_log_page *e, struct nvme_info *out)
+{
+	const unsigned cap = sizeof out->latest / sizeof out->latest[0];
+	struct nvme_err_entry x = {
+		.error_count = le64toh(e->error_count), .sqid = le16toh(e->sqid),
+		.cmdid = le16toh(e->cmdid), .status = le16toh(e->status_field) >> 1,
+		.lba = le64toh(e->lba),
+	};
+	uint32_t ns = le32toh(e->nsid);
+	if (ns && ns != 0xffffffffu)
+		KNOWN_SET(x.nsid, ns);
+	unsigned i = out->n_latest < cap ? out->n_latest++ : cap;
+	if (i == cap) {		/* full: it replaces the oldest, if newer */
+		if (x.error_count <= out->latest[cap - 1].error_count)
+			return;
+		i = cap - 1;
+	}
+	for (; i > 0 && out->latest[i - 1].error_count < x.error_count; i--)
+		out->latest[i] = out->latest[i - 1];
+	out->latest[i] = x;
+}
+
 void
 nvme_health_from_errors(const struct nvme_error_log_page *e, size_t n, struct nvme_info *out)
 {
 	uint64_t valid = 0, newest = 0;
 	size_t at = n;
+	out->n_latest = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t c = le64toh(e[i].error_count);
 		if (!c)
 			continue;	/* an empty entry */
 		valid++;
+		keep_latest(&e[i], out);
 		if (c > newest)
 			newest = c, at = i;
 	}

@@ -65,8 +65,16 @@ struct nvme_info {
 	struct nvme_lbaf_desc lbaf[NVME_HEALTH_LBAF_MAX];
 	struct known_u64 lbaf_in_use;	/* index into lbaf */
 	struct nvme_health health;
-	/* the error log: entries with a non-zero error count, the newest's */
+	/* the error log: entries with a non-zero error count, the newest's, and
+	 * the newest NVME_ERR_LATEST of them, newest first */
 	struct known_u64 error_log_valid, latest_error_count, latest_error_status;
+	struct nvme_err_entry {
+		uint64_t error_count;
+		unsigned sqid, cmdid, status;	/* status: without the phase tag */
+		uint64_t lba;			/* as the drive gives it (may not apply) */
+		struct known_u64 nsid;		/* unknown: 0 or all ones (not one namespace) */
+	} latest[4];
+	unsigned n_latest;
 	/* the self-test log: the operation under way (0 none) and the newest result */
 	char selftest_reason[64];	/* why unknown ("self-test not supported (OACS)") */
 	struct known_u64 selftest_current, selftest_percent;

@@ -185,6 +185,19 @@ nvme_json(const struct nvme_info *n)
 	ADD(x, "valid_entries", doc_known_u64(&n->error_log_valid));
 	ADD(x, "latest_error_count", doc_known_u64(&n->latest_error_count));
 	ADD(x, "latest_status", doc_known_u64(&n->latest_error_status));
+	struct json_object *es = json_object_new_array();
+	for (unsigned i = 0; i < n->n_latest; i++) {
+		const struct nvme_err_entry *e = &n->latest[i];
+		struct json_object *j = json_object_new_object();
+		ADD(j, "error_count", json_object_new_int64((int64_t)e->error_count));
+		ADD(j, "sqid", json_object_new_int((int)e->sqid));
+		ADD(j, "cmdid", json_object_new_int((int)e->cmdid));
+		ADD(j, "status", json_object_new_int((int)e->status));
+		ADD(j, "lba", json_object_new_int64((int64_t)e->lba));
+		ADD(j, "nsid", doc_known_u64(&e->nsid));
+		json_object_array_add(es, j);
+	}
+	ADD(x, "latest", es);
 	ADD(o, "error_log", x);
 
 	x = json_object_new_object();

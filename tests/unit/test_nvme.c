@@ -276,6 +276,29 @@ test_error_and_selftest_logs(void **state)
 	assert_known(n.error_log_valid, 2);
 	assert_known(n.latest_error_count, 42);
 	assert_known(n.latest_error_status, 0x0281);
+	assert_int_equal(n.n_latest, 2);
+	assert_int_equal(n.latest[0].error_count, 42);	/* newest first */
+	assert_int_equal(n.latest[0].status, 0x0281);
+	assert_int_equal(n.latest[1].error_count, 41);
+	assert_false(n.latest[1].nsid.known);		/* nsid 0: no namespace */
+	/* six entries, out of order: the newest four kept, newest first */
+	struct nvme_error_log_page six[6];
+	memset(six, 0, sizeof six);
+	const uint64_t counts[6] = { 7, 12, 3, 10, 11, 9 };
+	for (int i = 0; i < 6; i++) {
+		six[i].error_count = htole64(counts[i]);
+		six[i].nsid = htole32(i == 1 ? 1 : 0xffffffffu);
+		six[i].lba = htole64(1000 + (uint64_t)i);
+	}
+	nvme_health_from_errors(six, 6, &n);
+	assert_known(n.error_log_valid, 6);
+	assert_int_equal(n.n_latest, 4);
+	const uint64_t want[4] = { 12, 11, 10, 9 };
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(n.latest[i].error_count, want[i]);
+	assert_known(n.latest[0].nsid, 1);
+	assert_int_equal(n.latest[0].lba, 1001);
+	assert_false(n.latest[1].nsid.known);		/* all ones: every namespace */
 
 	struct nvme_self_test_log st;
 	memset(&st, 0, sizeof st);
