@@ -12,7 +12,7 @@ CC      ?= cc
 B       := build
 VERSION := 0.1.0
 
-CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq
+CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme
 UI_PKGS   := ncursesw
 TEST_PKGS := cmocka
 

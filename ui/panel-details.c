@@ -179,6 +179,64 @@ history_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 	add(l, EL_TEXT, "%s", "");
 }
 
+/* An NVMe drive's health log and limits (inventory/nvme.c), in place of ATA
+ * SMART: the warning bits, spare against its threshold and wear first. */
+static void
+nvme_lines(const struct drive *d, struct det_lines *l)
+{
+	const struct nvme_info *n = &d->nvme;
+	const struct nvme_health *h = &n->health;
+	char a[32], b[32], c[32], t[160];
+
+	if (!h->known) {
+		add(l, EL_UNKNOWN, "NVMe health: unknown (%s)", str_or(h->reason, "not read"));
+		return;
+	}
+	bool warn = h->critical_warning.known && h->critical_warning.v;
+	bool spare_low = h->available_spare.known && h->spare_threshold.known &&
+			 h->available_spare.v < h->spare_threshold.v;
+	add(l, warn ? EL_FAIL : EL_TITLE, "NVMe health: %s", !h->critical_warning.known ? "unknown" :
+	    warn ? nvme_crit_text(h->critical_warning.v, t, sizeof(t)) : "no critical warning");
+	snprintf(a, sizeof(a), "unknown");
+	snprintf(b, sizeof(b), "unknown");
+	if (n->warning_temp_c.known)
+		snprintf(a, sizeof(a), "%lld C", (long long)n->warning_temp_c.v);
+	if (n->critical_temp_c.known)
+		snprintf(b, sizeof(b), "%lld C", (long long)n->critical_temp_c.v);
+	if (h->temperature_c.known)
+		add(l, EL_TEXT, "  temperature %lld C (warning %s, critical %s)",
+		    (long long)h->temperature_c.v, a, b);
+	else
+		add(l, EL_UNKNOWN, "  temperature unknown (warning %s, critical %s)", a, b);
+	add(l, spare_low ? EL_FAIL : EL_TEXT, "  spare %s%% (threshold %s%%), used %s%%",
+	    u64s(&h->available_spare, a, sizeof(a)), u64s(&h->spare_threshold, b, sizeof(b)),
+	    u64s(&h->percent_used, c, sizeof(c)));
+	bool errs = h->media_errors.known && h->media_errors.v;
+	add(l, errs ? EL_WARN : EL_TEXT, "  media errors %s, error log entries %s",
+	    u64s(&h->media_errors, a, sizeof(a)), u64s(&h->error_log_entries, b, sizeof(b)));
+	if (n->n_latest)
+		add(l, EL_WARN, "  latest error #%llu: status 0x%x (queue %u, command %u)",
+		    (unsigned long long)n->latest[0].error_count, n->latest[0].status,
+		    n->latest[0].sqid, n->latest[0].cmdid);
+	add(l, EL_TEXT, "  power on %s h, unsafe shutdowns %s, power cycles %s",
+	    u64s(&h->power_on_hours, a, sizeof(a)), u64s(&h->unsafe_shutdowns, b, sizeof(b)),
+	    u64s(&h->power_cycles, c, sizeof(c)));
+	add(l, EL_TEXT, "  data units read %s, written %s (x 512000 bytes)",
+	    u64s(&h->data_units_read, a, sizeof(a)), u64s(&h->data_units_written, b, sizeof(b)));
+	if (n->lbaf_in_use.known) {
+		const struct nvme_lbaf_desc *f = &n->lbaf[n->lbaf_in_use.v];
+		add(l, EL_TEXT, "  LBA format %llu of %u: %llu + %llu metadata bytes",
+		    (unsigned long long)n->lbaf_in_use.v, n->n_lbaf,
+		    (unsigned long long)f->data_bytes, (unsigned long long)f->meta_bytes);
+	}
+	if (n->ns_id[0])
+		add(l, EL_TEXT, "  namespace %s", n->ns_id);
+	add(l, n->selftest_supported.known && n->selftest_supported.v ? EL_TEXT : EL_DIM,
+	    "  %s", !n->selftest_supported.known ? "self-test support unknown" :
+	    n->selftest_supported.v ? "self-test supported" :
+	    str_or(n->selftest_reason, "self-test not supported"));
+}
+
 static void
 drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 {
@@ -253,6 +311,10 @@ drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 		add(l, EL_WARN, "%s %s", sym_warn(u), d->warnings.v[i]);
 	add(l, EL_TEXT, "%s", "");
 	history_lines(u, d, l);
+	if (d->transport == TR_NVME) {
+		nvme_lines(d, l);
+		return;
+	}
 	if (!sm->known) {
 		add(l, EL_UNKNOWN, "SMART: unknown (%s)", str_or(sm->reason, "not read"));
 		return;

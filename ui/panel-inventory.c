@@ -272,7 +272,11 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	int base = sel ? attr_of(EL_SELECTED) : attr_of(EL_TEXT);
 	int end = x + w;
 	struct known_bool tr = trim_state(d);
-	const char *smart = d->ata.state == ATA_PENDING ? "SMART .." :
+	const struct nvme_health *nh = d->transport == TR_NVME ? &d->nvme.health : NULL;
+	/* an NVMe drive: its health log stands in for SMART (the same column) */
+	const char *smart = nh ? (!nh->known ? "SMART ?" :
+				  nh->critical_warning.v ? "SMART !!" : "SMART ok") :
+			    d->ata.state == ATA_PENDING ? "SMART .." :
 			    d->ata.state == ATA_NO_ANSWER ? "no answr" :
 			    d->ata.state == ATA_NOT_ATA ? "SMART -" :
 			    !d->ata.smart.known ? "SMART ?" :
@@ -289,6 +293,9 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	rpm_text(d, rpm, sizeof(rpm));
 	if (d->ata.smart.temperature_c.known)
 		snprintf(temp, sizeof(temp), u->utf8 ? "%.0f\u00b0C" : "%.0fC", d->ata.smart.temperature_c.v);
+	else if (nh && nh->temperature_c.known)
+		snprintf(temp, sizeof(temp), u->utf8 ? "%lld\u00b0C" : "%lldC",
+			 (long long)nh->temperature_c.v);
 	else
 		snprintf(temp, sizeof(temp), "-");
 	for (int c = 0; c < C_N; c++) {

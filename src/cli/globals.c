@@ -125,8 +125,8 @@ static const struct gopt gopts[] = {
 	{ "--sysfs-root", true, "DIR", "read block devices from DIR instead of /sys", set_sysfs },
 	{ "--pci-dump", true, "FILE", "read PCI devices from a libpci dump (lspci -xxx output)", set_pcidump },
 	{ "--ata-blob", true, "NAME=FILE", "decode a saved ATA blob (skdump --save) as drive NAME", set_blob },
-	{ "--save-blobs", true, "DIR", "write each ATA drive's IDENTIFY/SMART blob to DIR", set_saveblobs },
-	{ "--no-ata", false, NULL, "skip ATA IDENTIFY/SMART queries", set_noata },
+	{ "--save-blobs", true, "DIR", "write each ATA drive's IDENTIFY/SMART blob (NVMe: its pages) to DIR", set_saveblobs },
+	{ "--no-ata", false, NULL, "skip ATA IDENTIFY/SMART and NVMe queries", set_noata },
 	{ "--ata-timeout", true, "SECONDS", "bound for each drive's ATA query (default 5)", set_atatimeout },
 };
 

@@ -243,6 +243,40 @@ refresh_id(struct drive *d)
 	strcpy(d->id_source, "serial");
 }
 
+/* The NVMe drives' identity and health (nvme.c): admin commands answer in
+ * milliseconds, so they are read here even when ATA answers come later. */
+static void
+nvme_query_all(struct inventory *inv, const struct inventory_opts *o)
+{
+	bool offline = o->sysfs_root && strcmp(o->sysfs_root, "/sys") != 0;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		struct drive *d = &inv->drv[i];
+		struct nvme_info *n = &d->nvme;
+		const char *why = NULL;
+		memset(n, 0, sizeof *n);
+		if (d->transport != TR_NVME)
+			why = "not an NVMe drive";
+		else if (o->no_ata)
+			why = "not queried (--no-ata)";
+		else if (offline)
+			why = "not queried: offline inventory (--sysfs-root)";
+		else if (d->access == ACC_DENIED || d->access == ACC_GONE)
+			why = d->access == ACC_GONE ? "not queried: device vanished" :
+			      "not queried: cannot open the device";
+		if (why) {
+			snprintf(n->reason, sizeof n->reason, "%s", why);
+			snprintf(n->health.reason, sizeof n->health.reason, "%s", why);
+			continue;
+		}
+		if (nvme_health_read(d->path, d->name, o->save_blobs, n) < 0) {
+			inv->incomplete = true;
+			strlist_addf(&inv->notes, "%s: NVMe: %s", d->name, n->reason);
+		} else if (!n->health.known) {
+			strlist_addf(&inv->notes, "%s: NVMe %s", d->name, n->health.reason);
+		}
+	}
+}
+
 int
 inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 {
@@ -287,6 +321,7 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 		inv->incomplete = true;
 		strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
 	}
+	nvme_query_all(inv, o);
 	for (size_t i = 0; i < inv->n_drv; i++)
 		refresh_id(&inv->drv[i]);
 

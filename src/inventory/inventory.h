@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "inventory/nvme.h"
 #include "util/known.h"
 #include "util/util.h"
 
@@ -128,6 +129,7 @@ struct drive {
 	int controller;			/* index into inventory.ctrl, -1 none */
 	char port[48];			/* "ata3", "host2", "phy-0:1", "nvme0" */
 	struct ata_info ata;
+	struct nvme_info nvme;		/* an NVMe drive (nvme.c); else .reason says why not */
 	struct smr_assessment smr;
 	struct strlist warnings;	/* one sentence each */
 };

@@ -120,6 +120,97 @@ smart_json(const struct smart_info *s)
 	return o;
 }
 
+/* The NVMe class: identity, namespace, health, logs; null when unknown. */
+static struct json_object *
+nvme_health_json(const struct nvme_health *h)
+{
+	struct json_object *o = json_object_new_object();
+	char cw[160];
+	ADD(o, "known", json_object_new_boolean(h->known));
+	ADD(o, "reason", h->known ? NULL : doc_str(h->reason));
+	ADD(o, "critical_warning", doc_known_u64(&h->critical_warning));
+	ADD(o, "critical_warning_text", h->critical_warning.known ?
+	    json_object_new_string(nvme_crit_text(h->critical_warning.v, cw, sizeof cw)) : NULL);
+	ADD(o, "temperature_c", doc_known_i64(&h->temperature_c));
+	ADD(o, "available_spare", doc_known_u64(&h->available_spare));
+	ADD(o, "spare_threshold", doc_known_u64(&h->spare_threshold));
+	ADD(o, "percent_used", doc_known_u64(&h->percent_used));
+	ADD(o, "data_units_read", doc_known_u64(&h->data_units_read));
+	ADD(o, "data_units_written", doc_known_u64(&h->data_units_written));
+	ADD(o, "power_on_hours", doc_known_u64(&h->power_on_hours));
+	ADD(o, "power_cycles", doc_known_u64(&h->power_cycles));
+	ADD(o, "unsafe_shutdowns", doc_known_u64(&h->unsafe_shutdowns));
+	ADD(o, "media_errors", doc_known_u64(&h->media_errors));
+	ADD(o, "error_log_entries", doc_known_u64(&h->error_log_entries));
+	ADD(o, "warning_temp_minutes", doc_known_u64(&h->warning_temp_minutes));
+	ADD(o, "critical_temp_minutes", doc_known_u64(&h->critical_temp_minutes));
+	return o;
+}
+
+static struct json_object *
+nvme_json(const struct nvme_info *n)
+{
+	struct json_object *o = json_object_new_object(), *x;
+	ADD(o, "known", json_object_new_boolean(n->known));
+	ADD(o, "reason", n->known ? NULL : doc_str(n->reason));
+	ADD(o, "model", doc_str(n->model));
+	ADD(o, "serial", doc_str(n->serial));
+	ADD(o, "firmware", doc_str(n->firmware));
+	ADD(o, "warning_temp_c", doc_known_i64(&n->warning_temp_c));
+	ADD(o, "critical_temp_c", doc_known_i64(&n->critical_temp_c));
+	ADD(o, "error_log_capacity", doc_known_u64(&n->error_log_capacity));
+
+	x = json_object_new_object();
+	ADD(x, "nsid", doc_known_u64(&n->nsid));
+	ADD(x, "id", doc_str(n->ns_id));
+	ADD(x, "size_lba", doc_known_u64(&n->ns_size_lba));
+	struct json_object *fs = json_object_new_array();
+	for (unsigned i = 0; i < n->n_lbaf; i++) {
+		struct json_object *f = json_object_new_object();
+		ADD(f, "index", json_object_new_int((int)i));
+		ADD(f, "data_bytes", json_object_new_int64((int64_t)n->lbaf[i].data_bytes));
+		ADD(f, "metadata_bytes", json_object_new_int64((int64_t)n->lbaf[i].meta_bytes));
+		ADD(f, "relative_performance", json_object_new_int((int)n->lbaf[i].rel_perf));
+		ADD(f, "in_use", json_object_new_boolean(n->lbaf_in_use.known &&
+							 n->lbaf_in_use.v == i));
+		json_object_array_add(fs, f);
+	}
+	ADD(x, "lba_formats", fs);
+	ADD(x, "lba_format_in_use", doc_known_u64(&n->lbaf_in_use));
+	ADD(o, "namespace", x);
+
+	ADD(o, "health", nvme_health_json(&n->health));
+
+	x = json_object_new_object();
+	ADD(x, "valid_entries", doc_known_u64(&n->error_log_valid));
+	ADD(x, "latest_error_count", doc_known_u64(&n->latest_error_count));
+	ADD(x, "latest_status", doc_known_u64(&n->latest_error_status));
+	struct json_object *es = json_object_new_array();
+	for (unsigned i = 0; i < n->n_latest; i++) {
+		const struct nvme_err_entry *e = &n->latest[i];
+		struct json_object *j = json_object_new_object();
+		ADD(j, "error_count", json_object_new_int64((int64_t)e->error_count));
+		ADD(j, "sqid", json_object_new_int((int)e->sqid));
+		ADD(j, "cmdid", json_object_new_int((int)e->cmdid));
+		ADD(j, "status", json_object_new_int((int)e->status));
+		ADD(j, "lba", json_object_new_int64((int64_t)e->lba));
+		ADD(j, "nsid", doc_known_u64(&e->nsid));
+		json_object_array_add(es, j);
+	}
+	ADD(x, "latest", es);
+	ADD(o, "error_log", x);
+
+	x = json_object_new_object();
+	ADD(x, "supported", doc_known_bool(&n->selftest_supported));
+	ADD(x, "reason", doc_str(n->selftest_reason));
+	ADD(x, "current_operation", doc_known_u64(&n->selftest_current));
+	ADD(x, "percent_done", doc_known_u64(&n->selftest_percent));
+	ADD(x, "last_result", doc_known_u64(&n->selftest_last_result));
+	ADD(x, "last_code", doc_known_u64(&n->selftest_last_code));
+	ADD(o, "self_test", x);
+	return o;
+}
+
 static struct json_object *
 drive_json(const struct inventory *inv, const struct drive *d)
 {
@@ -196,11 +287,14 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	else {
 		struct smart_info none = { 0 };
 		snprintf(none.reason, sizeof none.reason, "%.120s",
+			 d->transport == TR_NVME ? "an NVMe drive: its health is under \"nvme\"" :
 			 d->ata.state == ATA_NOT_ATA ? "not an ATA drive" :
 			 d->ata.state == ATA_NO_ANSWER ? "no answer" :
 			 d->ata.reason[0] ? d->ata.reason : "not read");
 		ADD(o, "smart", smart_json(&none));
 	}
+
+	ADD(o, "nvme", d->transport == TR_NVME ? nvme_json(&d->nvme) : NULL);
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

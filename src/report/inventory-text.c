@@ -81,6 +81,14 @@ smart_short(const char *overall)
 void
 fmt_smart(const struct drive *d, char *buf, size_t n)
 {
+	if (d->transport == TR_NVME) {	/* the NVMe health log, not ATA SMART */
+		const struct nvme_health *h = &d->nvme.health;
+		if (!h->known)
+			snprintf(buf, n, "no data");
+		else
+			snprintf(buf, n, "%s", h->critical_warning.v ? "CRIT-WARN" : "good");
+		return;
+	}
 	switch (d->ata.state) {
 	case ATA_NOT_ATA: snprintf(buf, n, "n/a"); return;
 	case ATA_PENDING: snprintf(buf, n, "..."); return;
@@ -185,6 +193,45 @@ print_ctrl_name(FILE *f, int col, const char *name)
 	fprintf(f, "%s\n", name);
 }
 
+/* An NVMe drive's health log and limits, on one line under its row. */
+static void
+print_nvme(FILE *f, const struct drive *d)
+{
+	const struct nvme_info *nv = &d->nvme;
+	const struct nvme_health *h = &nv->health;
+	char a[24], b[24], c[24], e[24], u[24], p[24], w[24], k[24], line[400];
+	if (!h->known) {
+		snprintf(line, sizeof line, "NVMe health: %s", h->reason[0] ? h->reason : "not read");
+		print_wrapped(f, d->name, line);
+		return;
+	}
+	snprintf(w, sizeof w, "unknown");
+	if (nv->warning_temp_c.known)
+		snprintf(w, sizeof w, "%lldC", (long long)nv->warning_temp_c.v);
+	snprintf(k, sizeof k, "unknown");
+	if (nv->critical_temp_c.known)
+		snprintf(k, sizeof k, "%lldC", (long long)nv->critical_temp_c.v);
+	/* two lines: the table stays within 100 columns */
+	fprintf(f, "    nvme health: spare %s%% (threshold %s%%), used %s%%, media errors %s, "
+		"unsafe shutdowns %s, %s h\n"
+		"    nvme limits: warning %s, critical %s; self-test %s\n",
+		known_fmt_u64(&h->available_spare, "%llu", NULL, a, sizeof a),
+		known_fmt_u64(&h->spare_threshold, "%llu", NULL, b, sizeof b),
+		known_fmt_u64(&h->percent_used, "%llu", NULL, c, sizeof c),
+		known_fmt_u64(&h->media_errors, "%llu", NULL, e, sizeof e),
+		known_fmt_u64(&h->unsafe_shutdowns, "%llu", NULL, u, sizeof u),
+		known_fmt_u64(&h->power_on_hours, "%llu", NULL, p, sizeof p), w, k,
+		!nv->selftest_supported.known ? "unknown" :
+		nv->selftest_supported.v ? "supported" : "not supported (OACS)");
+	if (h->critical_warning.known && h->critical_warning.v) {
+		char t[160];
+		snprintf(line, sizeof line, "NVMe critical warning 0x%02llx: %s",
+			 (unsigned long long)h->critical_warning.v,
+			 nvme_crit_text(h->critical_warning.v, t, sizeof t));
+		print_wrapped(f, d->name, line);
+	}
+}
+
 static void
 print_drive(FILE *f, const struct drive *d, int mw)
 {
@@ -194,6 +241,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 	fmt_smart(d, smart, sizeof smart);
 	if (d->ata.smart.known && d->ata.smart.temperature_c.known)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
+	else if (d->transport == TR_NVME && d->nvme.health.temperature_c.known)
+		snprintf(temp, sizeof temp, "%lldC", (long long)d->nvme.health.temperature_c.v);
 	access_text(d, acc, sizeof acc);
 	model_cell(d, mw, model, sizeof model);
 	fprintf(f, "  %-8.8s %-*.*s %7s %-4s %-8s %-4s %-8s %-9s %3s",
@@ -204,6 +253,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 	else if (d->virtual_dev)
 		fprintf(f, " virtual");
 	fputc('\n', f);
+	if (d->transport == TR_NVME)
+		print_nvme(f, d);
 	for (size_t i = 0; i < d->warnings.n; i++)
 		print_wrapped(f, d->name, d->warnings.v[i]);
 }

@@ -341,6 +341,12 @@ def main():
             c.ok(get(x, "ata.identify") in (None, MISSING), f"{tag}: no ATA IDENTIFY claimed",
                  None, get(x, "ata.identify"))
             c.eq(f"{tag}: smart not known (not ATA)", False, get(x, "smart.known"))
+        if nvme:
+            check_nvme(c, tag, d, x, txt)
+        else:
+            c.eq(f"{tag}: no nvme object", None, get(x, "nvme"))
+
+    check_dashboard(c, txt)
 
     # the human table: same inventory, exit 0, every drive named
     table = txt.get("table.txt", "")
@@ -499,6 +505,113 @@ def check_ata(c, tag, d, x):
     c.eq(f"{tag}: smart pending unknown (no attr 197)", None, get(s, "pending"))
     c.eq(f"{tag}: smart offline_uncorrectable unknown (no attr 198)", None,
          get(s, "offline_uncorrectable"))
+
+
+def check_nvme(c, tag, d, x, txt):
+    """The NVMe class through libnvme: identity, namespace, health log, limits, as QEMU 7.2
+    presents them (hw/nvme/ctrl.c), and against nvme-cli's decoding in the same guest."""
+    n = get(x, "nvme")
+    if not c.ok(isinstance(n, dict), f"{tag}: nvme object present", "object", n):
+        return
+    c.eq(f"{tag}: nvme known (identify controller answered)", True, get(n, "known"))
+    c.eq(f"{tag}: nvme model/serial/firmware", [NVME_MODEL, d["serial"], get(x, "firmware")],
+         [get(n, "model"), get(n, "serial"), get(n, "firmware")])
+    c.eq(f"{tag}: smart reason points at nvme",
+         'an NVMe drive: its health is under "nvme"', get(x, "smart.reason"))
+    # WCTEMP 343 K, CCTEMP 373 K (NVME_TEMPERATURE_WARNING / _CRITICAL)
+    c.eq(f"{tag}: nvme warning/critical temperature (WCTEMP/CCTEMP)", [70, 100],
+         [get(n, "warning_temp_c"), get(n, "critical_temp_c")])
+    # OACS 0x10a: format, namespace management, doorbell buffer config; no self-test
+    c.eq(f"{tag}: nvme self-test not supported (OACS bit 4 clear)",
+         [False, "self-test not supported (OACS)"],
+         [get(n, "self_test.supported"), get(n, "self_test.reason")])
+    ns = get(n, "namespace")
+    c.eq(f"{tag}: nvme namespace 1", 1, get(ns, "nsid"))
+    # QEMU 7.2 gives no NGUID/EUI-64 unless asked: no id, never zeros
+    c.eq(f"{tag}: nvme namespace id unknown (none configured)", None, get(ns, "id"))
+    lb = d["logical"]
+    c.eq(f"{tag}: nvme namespace size x logical = capacity", d["bytes"],
+         (get(ns, "size_lba") or 0) * lb)
+    fmts = get(ns, "lba_formats")
+    cur = get(ns, "lba_format_in_use")
+    inuse = fmts[cur] if isinstance(fmts, list) and isinstance(cur, int) and cur < len(fmts) \
+        else {}
+    # QEMU's eight formats: 512 and 4096 bytes, each with 0/8/16/64 metadata bytes
+    c.eq(f"{tag}: nvme eight LBA formats", 8, len(fmts) if isinstance(fmts, list) else fmts)
+    c.eq(f"{tag}: nvme format in use: {lb} bytes, no metadata", [lb, 0, True],
+         [inuse.get("data_bytes"), inuse.get("metadata_bytes"), inuse.get("in_use")])
+    h = get(n, "health")
+    c.eq(f"{tag}: nvme health known", True, get(h, "known"))
+    # NVME_TEMPERATURE 0x143 = 323 K; QEMU 7.2 fills neither spare nor its threshold
+    c.eq(f"{tag}: nvme temperature_c (323 K)", 50, get(h, "temperature_c"))
+    c.eq(f"{tag}: nvme critical warning 0", [0, ""],
+         [get(h, "critical_warning"), get(h, "critical_warning_text")])
+    c.eq(f"{tag}: nvme available spare / threshold (QEMU sets neither)", [0, 0],
+         [get(h, "available_spare"), get(h, "spare_threshold")])
+    c.eq(f"{tag}: nvme percent used, media errors, error log entries", [0, 0, 0],
+         [get(h, "percent_used"), get(h, "media_errors"), get(h, "error_log_entries")])
+    c.eq(f"{tag}: nvme unsafe shutdowns, power cycles (fresh controller)", [0, 0],
+         [get(h, "unsafe_shutdowns"), get(h, "power_cycles")])
+    c.eq(f"{tag}: nvme power-on hours (a minute-old guest)", 0, get(h, "power_on_hours"))
+    c.ok(isinstance(get(h, "data_units_read"), int) and get(h, "data_units_read") >= 1,
+         f"{tag}: nvme data units read (the kernel's partition scan read it)", ">= 1",
+         get(h, "data_units_read"))
+    c.eq(f"{tag}: nvme data units written (nothing wrote)", 0, get(h, "data_units_written"))
+    c.eq(f"{tag}: nvme error log empty", [0, []],
+         [get(n, "error_log.valid_entries"), get(n, "error_log.latest")])
+    # nvme-cli's decoding of the same controller, read after diskscope's runs
+    name = x.get("name")
+    cli = txt.get(f"{name}.cli-smart.json")
+    if not cli:
+        print(f"     (no nvme-cli in the guest: {name} not compared with it)")
+        return
+    try:
+        t = json.loads(cli)
+    except ValueError:
+        c.ok(False, f"{tag}: nvme-cli smart-log JSON parses", "JSON", cli[:80])
+        return
+    for mine, theirs in (("critical_warning", "critical_warning"),
+                         ("available_spare", "avail_spare"),
+                         ("spare_threshold", "spare_thresh"), ("percent_used", "percent_used"),
+                         ("media_errors", "media_errors"),
+                         ("error_log_entries", "num_err_log_entries"),
+                         ("unsafe_shutdowns", "unsafe_shutdowns")):
+        c.eq(f"{tag}: nvme {mine} = nvme-cli {theirs}", int(t.get(theirs, -1)), get(h, mine))
+    c.eq(f"{tag}: nvme temperature = nvme-cli's (K - 273)", int(t.get("temperature", 0)) - 273,
+         get(h, "temperature_c"))
+    c.ok(isinstance(get(h, "data_units_read"), int) and
+         get(h, "data_units_read") <= int(t.get("data_units_read", -1)),
+         f"{tag}: nvme data units read <= nvme-cli's (read later)", t.get("data_units_read"),
+         get(h, "data_units_read"))
+    idc = txt.get(f"{name}.cli-id-ctrl.json")
+    if idc:
+        t = json.loads(idc)
+        c.eq(f"{tag}: nvme self-test support = nvme-cli's OACS bit 4",
+             bool(int(t.get("oacs", 0)) & 0x10), get(n, "self_test.supported"))
+        c.eq(f"{tag}: nvme WCTEMP/CCTEMP = nvme-cli's",
+             [int(t.get("wctemp", 0)) - 273, int(t.get("cctemp", 0)) - 273],
+             [get(n, "warning_temp_c"), get(n, "critical_temp_c")])
+
+
+def check_dashboard(c, txt):
+    """The dashboard in the guest (tmux), moved down the tree to an NVMe drive: its details
+    panel shows the health log QEMU reports, its tree row the health verdict and temperature."""
+    screen = txt.get("dash-nvme.txt")
+    if screen is None:
+        print("     (no tmux in the guest: the dashboard's NVMe details not checked)")
+        return
+    det = " ".join(m.group(1).strip() for m in re.finditer(r"││ (.*?)\s*│$", screen, re.M))
+    det = re.sub(r"\s+", " ", det)
+    for want in ("NVMe health: no critical warning",
+                 "temperature 50 C (warning 70 C, critical 100 C)",
+                 "spare 0% (threshold 0%), used 0%", "media errors 0, error log entries 0",
+                 "self-test not supported (OACS)"):
+        c.ok(want in det, f"dashboard details of an NVMe drive: {want!r}", want,
+             det[-300:] if want not in det else want)
+    rows = [l for l in screen.splitlines() if re.match(r"│\s+nvme\d+n1\s", l)]
+    c.eq("dashboard tree: both NVMe drives", 2, len(rows))
+    c.ok(bool(rows) and all(re.search(r"SMART ok\s+50\S*C", l) for l in rows),
+         "dashboard tree: NVMe rows show the health verdict and 50 C", "SMART ok 50C", rows)
 
 
 def finish(c):

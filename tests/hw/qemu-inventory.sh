@@ -123,6 +123,37 @@ timeout 120 diskscope list --json >$O/list.json 2>$O/list.err; echo $? >$O/list.
 echo "@@T diskscope_json_done=$(up)"
 timeout 120 diskscope list >$O/table.txt 2>&1; echo $? >$O/table.rc
 echo "@@T diskscope_done=$(up)"
+# the NVMe pages diskscope read (NAME.nvme-*.bin), and nvme-cli's own decoding of the
+# same controller: the ground truth check-inventory.py holds diskscope's against
+timeout 60 diskscope --save-blobs $O list >/dev/null 2>&1
+if [ -x /bin/nvme ]; then
+	for n in /dev/nvme*n1; do
+		b=${n##*/}
+		timeout 30 nvme smart-log $n -o json >$O/$b.cli-smart.json 2>&1
+		timeout 30 nvme smart-log $n -o binary >$O/$b.cli-smart.bin 2>/dev/null
+		timeout 30 nvme id-ctrl $n -o json >$O/$b.cli-id-ctrl.json 2>&1
+		timeout 30 nvme id-ns $n -o json >$O/$b.cli-id-ns.json 2>&1
+	done
+fi
+# the dashboard's details panel on an NVMe drive (when tmux is in the image): the
+# selection moves down the tree until the panel shows an NVMe health section
+if [ -x /bin/tmux ]; then
+	mkdir -p /dev/pts; mount -t devpts devpts /dev/pts 2>/dev/null
+	export TERM=tmux-256color HOME=/tmp LC_ALL=C.UTF-8
+	tmux -u new-session -d -s ds -x 160 -y 50 "diskscope 2>/tmp/dash.err" 2>$O/dash.err
+	i=0
+	while [ $i -lt 60 ]; do
+		tmux capture-pane -p -t ds 2>/dev/null | grep -q nvme0n1 && break
+		sleep 0.5; i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 30 ]; do
+		tmux capture-pane -p -t ds | grep -q 'NVMe health' && break
+		tmux send-keys -t ds Down; sleep 0.5; i=$((i + 1))
+	done
+	tmux capture-pane -p -t ds >$O/dash-nvme.txt 2>>$O/dash.err
+	tmux kill-server 2>/dev/null
+fi
 # every file base64-encoded with its checksum: the host refuses a garbled transfer
 for f in $O/*; do
 	echo "@@FILE ${f##*/} $(sha256sum <$f | cut -d' ' -f1)"
@@ -134,8 +165,15 @@ poweroff -f
 EOF
 mkdir -p "$R/etc"
 printf 'N_SD=%s\nN_NVME=%s\n' "$n_sd" "$n_nvme" >"$R/etc/rig.conf"
+# the terminal description tmux gives the dashboard
+for t in /lib/terminfo/t/tmux-256color /usr/share/terminfo/t/tmux-256color; do
+	[ -f "$t" ] && mkdir -p "$R/usr/share/terminfo/t" && cp -L "$t" "$R/usr/share/terminfo/t/"
+done
+# and the UTF-8 locale tmux insists on
+[ -d /usr/lib/locale/C.utf8 ] && mkdir -p "$R/usr/lib/locale" &&
+	cp -rL /usr/lib/locale/C.utf8 "$R/usr/lib/locale/"
 hwq_initramfs "$R" "$W/initramfs.cpio" "ahci sd_mod sg nvme megaraid_sas crc64_rocksoft_generic" \
-	"$BIN" "$(command -v lspci)" || { echo "FAIL: could not build the initramfs"; exit 1; }
+	"$BIN" "$(command -v lspci)" $(command -v nvme) $(command -v tmux) || { echo "FAIL: could not build the initramfs"; exit 1; }
 hwq_log "initramfs $(du -h "$W/initramfs.cpio" | cut -f1), $(wc -l <"$R/etc/modules.order") modules"
 
 # ---------------------------------------------------------------- boot and check
