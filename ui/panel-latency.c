@@ -272,7 +272,10 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 			pos += s->t[i].pos;
 			npos++;
 		}
-	fmt_rate(a, sizeof(a), s->total_mbps);
+	if (s->total_mbps.known)
+		fmt_rate(a, sizeof(a), s->total_mbps.v);
+	else
+		snprintf(a, sizeof(a), "-");
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "MB/s     %s", a);
 	if (y < end)
