@@ -93,9 +93,9 @@ table_row(struct bench_ctx *c, struct result_table *tb, size_t t, enum verdict_l
 		table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
 		table_set_int(tb, row, C_SLOW, (int64_t)T->n_conf);
 	}
-	table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
+	table_set_known_dbl(tb, row, C_MAXMS, KNOWN_DBL_IF(io->max_lat_ns, (double)io->max_lat_ns / 1e6));
 	const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
-	table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
+	table_set_known_dbl(tb, row, C_TEMP, KNOWN_DBL_IF(sn->temp_known, sn->temp_c));
 	const struct tri_snap *sa = S->after[t].smart ? &S->after[t] : &S->before[t];
 	if (sa->smart && sa->attr[0].known)	/* triage_smart_ids[0] = 5 */
 		table_set_int(tb, row, C_REALLOC, (int64_t)sa->attr[0].v);

@@ -63,7 +63,8 @@ test_params(void **state)
 	assert_int_equal(plan_set_param(&p, "nosuch", "1", err, sizeof(err)), -ENOENT);
 	assert_true(plan_param_num(&p, "qd") == 4);
 	assert_true(plan_param_num(&p, "bs") == 4096);
-	assert_true(isnan(plan_param_num(&p, "nosuch")));
+	assert_false(plan_param_known(&p, "nosuch").known);
+	assert_true(plan_param_known(&p, "qd").known && plan_param_known(&p, "qd").v == 4);
 	plan_free(&p);
 }
 
