@@ -43,14 +43,14 @@ smr_add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr
 		table_set_int(t, row, 5, (int64_t)f->n);
 		table_set_known_dbl(t, row, 6, KNOWN_DBL_IF(f->n, f->len_med));
 		table_set_known_dbl(t, row, 7, KNOWN_DBL_IF(f->n, f->len_max));
-		table_set_dbl(t, row, 8, f->period);
+		table_set_known_dbl(t, row, 8, f->period);
 		table_set_known_dbl(t, row, 9, KNOWN_DBL_IF(tr->lat.known, tr->lat.p999 / 1e3));
 		table_set_known_dbl(t, row, 10, KNOWN_DBL_IF(tr->lat.known, tr->lat.max / 1e3));
 		table_set_str(t, row, 11, call[k]);
 		/* null when no stall came: the cache held everything written */
 		if (f->first)
 			table_set_str(t, row, 12, f->full_start ? "not empty" : "empty");
-		table_set_dbl(t, row, 13, f->idle_min);
+		table_set_known_dbl(t, row, 13, f->idle_min);
 	}
 	static const struct result_col gc[] = {
 		{ "target", "target", COL_STR, "", 0 },
