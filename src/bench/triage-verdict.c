@@ -85,10 +85,10 @@ table_row(struct bench_ctx *c, struct result_table *tb, size_t t, enum verdict_l
 		table_set_str(tb, row, C_MODEL, id->model);
 	if (id->serial[0])
 		table_set_str(tb, row, C_SERIAL, id->serial);
-	table_set_dbl(tb, row, C_SOLO, T->solo);
-	table_set_dbl(tb, row, C_SHARED, T->shared);
-	table_set_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
-	table_set_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
+	table_set_known_dbl(tb, row, C_SOLO, T->solo);
+	table_set_known_dbl(tb, row, C_SHARED, T->shared);
+	table_set_known_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
+	table_set_known_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
 	if (T->scanned) {
 		table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
 		table_set_int(tb, row, C_SLOW, (int64_t)T->n_conf);
@@ -209,7 +209,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	const struct plan *p = c->plan;
 	if (!S->done)	/* stopped before the first step ended: nothing measured */
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
-			S->t[t].solo = S->t[t].shared = NAN;
+			S->t[t].solo = S->t[t].shared = (struct known_dbl){ 0 };
 	triage_snapshot(p, c->targets, c->n_targets, true, S->after);
 	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols,
 							S->wv ? N_COLS : N_COLS - 1);
