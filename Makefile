@@ -41,6 +41,9 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+# the frame and board benchmarks, one folder each (built by check, so they build)
+FRAME_BENCH := $(patsubst tests/bench/%/,%,$(sort $(dir $(wildcard tests/bench/*/*.c))))
+BENCH_BIN += $(addprefix $(B)/bench/,$(FRAME_BENCH))
 DEPS_OK  := $(B)/.deps-ok
 Q := $(if $(V),,@)
 
@@ -124,6 +127,16 @@ $(B)/tests/test_hotpath: TEST_LDFLAGS = $(foreach f,malloc calloc realloc free p
 $(B)/bench/%: tests/bench/%.c $(B)/libdiskscope.a | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libdiskscope.a $(LIBS_CORE)
+
+# The frame and board benchmarks (tests/bench/NAME/NAME.c, `make bench`): the
+# dashboard's code built with the flags above, as the unit tests are.
+define frame_bench
+$(B)/bench/$(1): tests/bench/$(1)/$(1).c $(B)/libdiskscope-ui.a $(B)/libdiskscope.a | $(DEPS_OK)
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC) $$(CFLAGS_ALL) -Wno-unused-function -Iui -Itests/unit -o $$@ $$< $(B)/libdiskscope-ui.a \
+	  $(B)/libdiskscope.a $$(LIBS_UI) $$(LIBS_CORE)
+endef
+$(foreach b,$(FRAME_BENCH),$(eval $(call frame_bench,$(b))))
 
 # The fault device the tests/sys/fault-*.sh scenarios mount (tests/fault/README).
 FAULT_SRC := $(sort $(wildcard tests/fault/*.c))

@@ -234,7 +234,8 @@ drive_model(const struct run_result *r, size_t i)
 		for (size_t k = 0; k < r->steps[s].n_res; k++)
 			if (!strcmp(r->steps[s].res[k].target, t) && r->steps[s].res[k].model[0])
 				return r->steps[s].res[k].model;
-	return !strncmp(t, "sim:", 4) ? t + 4 : "";
+	const char *model;
+	return dev_spec_simulated(t, &model) ? model : "";
 }
 
 /* One drive row: unique by serial, else WWN, else model+capacity+target.

@@ -24,13 +24,6 @@ sk_errno(void)
 	return e ? e : EIO;
 }
 
-static const char *
-errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "unknown error";
-}
-
 /* Decode a blob we obtained ourselves; hands the blob to the caller. */
 static int
 finish_from_blob(void *b, size_t n, const char *via, struct ata_info *out,
@@ -116,7 +109,7 @@ ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 		 void **blob, size_t *blob_len)
 {
 	SkDisk *d = NULL;
-	char lib[128] = "", r[160] = "";
+	char lib[128] = "", r[160] = "", eb[16];
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -127,7 +120,7 @@ ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 	}
 	if (sk_disk_open(devpath, &d) < 0) {
 		int e = sk_errno();
-		snprintf(lib, sizeof lib, "libatasmart open failed (%s)", errname(e));
+		snprintf(lib, sizeof lib, "libatasmart open failed (%s)", errno_name(e, eb, sizeof eb));
 		if (e == EACCES || e == EPERM || e == ENOENT) {
 			snprintf(out->reason, sizeof out->reason, "%s: %s", devpath, strerror(e));
 			return -e;
@@ -140,7 +133,7 @@ ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 			return rc;
 		}
 		/* ENOENT here is the fixed-format sense bug (udisks#1305). */
-		snprintf(lib, sizeof lib, "libatasmart IDENTIFY failed (%s)", errname(sk_errno()));
+		snprintf(lib, sizeof lib, "libatasmart IDENTIFY failed (%s)", errno_name(sk_errno(), eb, sizeof eb));
 		sk_disk_free(d);
 	}
 

@@ -18,15 +18,6 @@
 #include "util/util.h"
 
 bool
-dev_spec_simulated(const char *spec, const char **rest)
-{
-	bool sim = spec && strncmp(spec, DEV_SIM_PREFIX, sizeof DEV_SIM_PREFIX - 1) == 0;
-	if (rest)
-		*rest = sim ? spec + sizeof DEV_SIM_PREFIX - 1 : spec;
-	return sim;
-}
-
-bool
 dev_facts_is_block(const struct dev_facts *f)
 {
 	return !f->simulated && f->kind != DEV_FILE && f->devt.known;

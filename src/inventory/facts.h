@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "util/known.h"
+#include "util/util.h"
 
 struct inventory;
 struct inventory_opts;
@@ -82,10 +83,7 @@ struct dev_facts {
 	const void *source_arg;		/* the source's own (a sim drive's model) */
 };
 
-/* Is this a sim drive's name ("sim:MODEL", "sim:simN")?  *rest (may be
- * NULL) is what follows the prefix.  The prefix is spelled here only. */
-#define DEV_SIM_PREFIX "sim:"
-bool dev_spec_simulated(const char *spec, const char **rest);
+/* dev_spec_simulated, DEV_SIM_PREFIX: in util/util.h, for every layer. */
 
 /* The facts of block device number rdev (sysfs_root NULL = /sys; mounts
  * from mountinfo_file, NULL = /proc/self/mountinfo, "-" not read; source:

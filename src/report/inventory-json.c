@@ -50,8 +50,8 @@ access_text(const struct drive *d, char *buf, size_t n)
 	case ACC_UNCHECKED: snprintf(buf, n, "unchecked"); break;
 	case ACC_GONE: snprintf(buf, n, "gone"); break;
 	case ACC_DENIED: {
-		const char *e = strerrorname_np(d->access_errno);
-		snprintf(buf, n, "no access (%s)", e ? e : "error");
+		char eb[16];
+		snprintf(buf, n, "no access (%s)", errno_name(d->access_errno, eb, sizeof eb));
 		break;
 	}
 	}

@@ -18,11 +18,7 @@
 const char *
 run_errno_name(int e, char *buf, size_t n)
 {
-	const char *s = e > 0 ? strerrorname_np(e) : NULL;
-	if (s)
-		return s;
-	snprintf(buf, n, "E%d", e);
-	return buf;
+	return errno_name(e, buf, n);
 }
 
 int

@@ -487,6 +487,144 @@ refused_load(struct ld *L, struct json_object *ref, struct run_result *r)
 	return rc;
 }
 
+/* "params": what the run was asked to do (absent in a bare document). */
+static void
+params_load(struct ld *L, struct json_object *p, struct run_result *r)
+{
+	if (!p)
+		return;
+	snprintf(L->where, sizeof L->where, "params");
+	r->params.bs = (uint32_t)gum(L, p, "bs", UINT32_MAX);
+	r->params.qd = (unsigned)gum(L, p, "qd", UINT32_MAX);
+	r->params.seconds = gd(L, p, "seconds");
+	r->params.size = gu(L, p, "size");
+	r->params.ramp_s = gd(L, p, "ramp_s");
+	struct json_object *reg = get(p, "region");
+	char unit[16] = "";
+	if (reg)
+		gs(L, reg, "unit", unit, sizeof(unit));
+	r->params.region_lba = strcmp(unit, "lba") == 0;
+	if (r->params.region_lba) {
+		r->params.region_lba_start = gu(L, reg, "start");
+		r->params.region_lba_end = gu(L, reg, "end");
+		r->params.region_start = 0;
+		r->params.region_end = 1;
+	} else {
+		r->params.region_start = reg ? gd(L, reg, "start") : 0;
+		r->params.region_end = reg ? gd(L, reg, "end") : 1;
+		if (r->params.region_start > 1 || r->params.region_end > 1)
+			ld_bad(L, "region", "a fraction above 1");
+	}
+	gs(L, p, "pattern", r->params.pattern, sizeof(r->params.pattern));
+	r->params.stride = gu(L, p, "stride");
+	gs(L, p, "data", r->params.data, sizeof(r->params.data));
+	r->params.rw_mix = (int)gum(L, p, "read_pct", 100);
+	gs(L, p, "engine", r->params.engine, sizeof(r->params.engine));
+	r->params.seed = gu(L, p, "seed");
+	L->where[0] = 0;
+}
+
+/* "solo": each drive alone before the steps; L->where stays at the last. */
+static int
+solo_load(struct ld *L, struct json_object *solo, struct run_result *r)
+{
+	size_t ns = is_array(solo) ? json_object_array_length(solo) : 0;
+	int rc = 0;
+	if (ns) {
+		r->solo = calloc(ns, sizeof(*r->solo));
+		if (!r->solo)
+			rc = -ENOMEM;
+		for (size_t i = 0; !rc && i < ns; i++, r->n_solo++) {
+			snprintf(L->where, sizeof L->where, "solo[%zu]", i);
+			rc = target_load(L, json_object_array_get_idx(solo, i), &r->solo[i]);
+		}
+	}
+	return rc;
+}
+
+/* Step i: its settings, CPU time and per-target results. */
+static int
+step_load(struct ld *L, struct json_object *so, struct step_result *s, size_t i)
+{
+	if (!so || !json_object_is_type(so, json_type_object))
+		return ld_bad(L, "step", "not an object");
+	s->index = (unsigned)gum(L, so, "index", UINT32_MAX);
+	int rc = glist(L, so, "active", &s->active);
+	s->aggregate_mbps = gd_known(L, so, "aggregate_mbps");
+	s->ideal_mbps = gd(L, so, "ideal_mbps");
+	s->seconds = gd(L, so, "seconds");
+	gs(L, so, "label", s->label, sizeof(s->label));
+	s->bs = (uint32_t)gum(L, so, "bs", UINT32_MAX);
+	s->qd = (unsigned)gum(L, so, "qd", UINT32_MAX);
+	s->rw_mix = (int)gum(L, so, "read_pct", 100);
+	gs(L, so, "pattern", s->pattern, sizeof(s->pattern));
+	s->window_s = gd(L, so, "window_s");
+	struct json_object *fl = get(so, "failed");
+	s->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
+	struct json_object *cpu = get(so, "cpu");
+	s->cpu_usr_s = gd(L, cpu, "usr_s");
+	s->cpu_sys_s = gd(L, cpu, "sys_s");
+	struct json_object *res = get(so, "results");
+	size_t m = is_array(res) ? json_object_array_length(res) : 0;
+	s->res = calloc(m ? m : 1, sizeof(*s->res));
+	if (!s->res)
+		return -ENOMEM;
+	for (size_t k = 0; !rc && k < m; k++, s->n_res++) {
+		snprintf(L->where, sizeof L->where, "steps[%zu].results[%zu]", i, k);
+		rc = target_load(L, json_object_array_get_idx(res, k), &s->res[k]);
+	}
+	return rc;
+}
+
+/* "steps": a list, each step loaded until the first that fails. */
+static int
+steps_load(struct ld *L, struct json_object *steps, struct run_result *r)
+{
+	if (!is_array(steps))
+		return ld_bad(L, "steps", "not a list");
+	size_t n = json_object_array_length(steps);
+	int rc = 0;
+	r->steps = calloc(n ? n : 1, sizeof(*r->steps));
+	if (!r->steps)
+		return -ENOMEM;
+	for (size_t i = 0; !rc && i < n; i++) {
+		r->n_steps++;
+		snprintf(L->where, sizeof L->where, "steps[%zu]", i);
+		rc = step_load(L, json_object_array_get_idx(steps, i), &r->steps[i], i);
+	}
+	return rc;
+}
+
+/* "verdicts": level, text, evidence; an unknown level reads as info. */
+static int
+verdicts_load(struct ld *L, struct json_object *v, struct run_result *r)
+{
+	size_t nv = is_array(v) ? json_object_array_length(v) : 0;
+	int rc = 0;
+	if (nv) {
+		r->verdicts = calloc(nv, sizeof(*r->verdicts));
+		if (!r->verdicts)
+			rc = -ENOMEM;
+		for (size_t i = 0; !rc && i < nv; i++) {
+			struct json_object *vo = json_object_array_get_idx(v, i);
+			struct verdict *x = &r->verdicts[r->n_verdicts++];
+			snprintf(L->where, sizeof L->where, "verdicts[%zu]", i);
+			gs(L, vo, "kind", x->kind, sizeof(x->kind));
+			gs(L, vo, "text", x->text, sizeof(x->text));
+			x->knee_drives = (int)gum(L, vo, "knee_drives", 4096);
+			x->ceiling_mbps = gd_rate(L, vo, "ceiling_mbps");
+			char lv[8];
+			gs(L, vo, "level", lv, sizeof(lv));
+			if (verdict_level_parse(lv, &x->level))
+				x->level = VL_INFO;
+			struct json_object *ty = get(vo, "tally");
+			x->tally = ty && json_object_is_type(ty, json_type_boolean) && json_object_get_boolean(ty);
+			rc = glist(L, vo, "evidence", &x->evidence);
+		}
+	}
+	return rc;
+}
+
 int
 run_json_from_object(struct json_object *o, struct run_result *r, char *err, size_t errlen)
 {
@@ -498,38 +636,7 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	}
 	gs(&L, o, "test", r->test, sizeof(r->test));
 	int rc = glist(&L, o, "targets", &r->targets);
-	struct json_object *p = get(o, "params");
-	if (p) {
-		snprintf(L.where, sizeof L.where, "params");
-		r->params.bs = (uint32_t)gum(&L, p, "bs", UINT32_MAX);
-		r->params.qd = (unsigned)gum(&L, p, "qd", UINT32_MAX);
-		r->params.seconds = gd(&L, p, "seconds");
-		r->params.size = gu(&L, p, "size");
-		r->params.ramp_s = gd(&L, p, "ramp_s");
-		struct json_object *reg = get(p, "region");
-		char unit[16] = "";
-		if (reg)
-			gs(&L, reg, "unit", unit, sizeof(unit));
-		r->params.region_lba = strcmp(unit, "lba") == 0;
-		if (r->params.region_lba) {
-			r->params.region_lba_start = gu(&L, reg, "start");
-			r->params.region_lba_end = gu(&L, reg, "end");
-			r->params.region_start = 0;
-			r->params.region_end = 1;
-		} else {
-			r->params.region_start = reg ? gd(&L, reg, "start") : 0;
-			r->params.region_end = reg ? gd(&L, reg, "end") : 1;
-			if (r->params.region_start > 1 || r->params.region_end > 1)
-				ld_bad(&L, "region", "a fraction above 1");
-		}
-		gs(&L, p, "pattern", r->params.pattern, sizeof(r->params.pattern));
-		r->params.stride = gu(&L, p, "stride");
-		gs(&L, p, "data", r->params.data, sizeof(r->params.data));
-		r->params.rw_mix = (int)gum(&L, p, "read_pct", 100);
-		gs(&L, p, "engine", r->params.engine, sizeof(r->params.engine));
-		r->params.seed = gu(&L, p, "seed");
-		L.where[0] = 0;
-	}
+	params_load(&L, get(o, "params"), r);
 	char ts[32];
 	gs(&L, o, "started", ts, sizeof(ts));
 	struct tm tm = { 0 };
@@ -542,84 +649,14 @@ run_json_from_object(struct json_object *o, struct run_result *r, char *err, siz
 	r->virtual_time = b && json_object_get_boolean(b);
 	r->ceiling_mbps = gd_rate(&L, o, "ceiling_mbps");
 	gs(&L, o, "ceiling_text", r->ceiling_text, sizeof(r->ceiling_text));
-	struct json_object *solo = get(o, "solo");
-	size_t ns = is_array(solo) ? json_object_array_length(solo) : 0;
-	if (ns) {
-		r->solo = calloc(ns, sizeof(*r->solo));
-		if (!r->solo)
-			rc = -ENOMEM;
-		for (size_t i = 0; !rc && i < ns; i++, r->n_solo++) {
-			snprintf(L.where, sizeof L.where, "solo[%zu]", i);
-			rc = target_load(&L, json_object_array_get_idx(solo, i), &r->solo[i]);
-		}
-	}
-	struct json_object *steps = get(o, "steps");
-	if (!is_array(steps))
-		rc = rc ? rc : ld_bad(&L, "steps", "not a list");
-	size_t n = is_array(steps) ? json_object_array_length(steps) : 0;
-	r->steps = calloc(n ? n : 1, sizeof(*r->steps));
-	if (!r->steps)
-		rc = -ENOMEM;
-	for (size_t i = 0; !rc && i < n; i++) {
-		struct json_object *so = json_object_array_get_idx(steps, i);
-		struct step_result *s = &r->steps[i];
-		r->n_steps++;
-		snprintf(L.where, sizeof L.where, "steps[%zu]", i);
-		if (!so || !json_object_is_type(so, json_type_object)) {
-			rc = ld_bad(&L, "step", "not an object");
-			break;
-		}
-		s->index = (unsigned)gum(&L, so, "index", UINT32_MAX);
-		rc = glist(&L, so, "active", &s->active);
-		s->aggregate_mbps = gd_known(&L, so, "aggregate_mbps");
-		s->ideal_mbps = gd(&L, so, "ideal_mbps");
-		s->seconds = gd(&L, so, "seconds");
-		gs(&L, so, "label", s->label, sizeof(s->label));
-		s->bs = (uint32_t)gum(&L, so, "bs", UINT32_MAX);
-		s->qd = (unsigned)gum(&L, so, "qd", UINT32_MAX);
-		s->rw_mix = (int)gum(&L, so, "read_pct", 100);
-		gs(&L, so, "pattern", s->pattern, sizeof(s->pattern));
-		s->window_s = gd(&L, so, "window_s");
-		struct json_object *fl = get(so, "failed");
-		s->failed = fl && json_object_is_type(fl, json_type_boolean) && json_object_get_boolean(fl);
-		struct json_object *cpu = get(so, "cpu");
-		s->cpu_usr_s = gd(&L, cpu, "usr_s");
-		s->cpu_sys_s = gd(&L, cpu, "sys_s");
-		struct json_object *res = get(so, "results");
-		size_t m = is_array(res) ? json_object_array_length(res) : 0;
-		s->res = calloc(m ? m : 1, sizeof(*s->res));
-		if (!s->res) {
-			rc = -ENOMEM;
-			break;
-		}
-		for (size_t k = 0; !rc && k < m; k++, s->n_res++) {
-			snprintf(L.where, sizeof L.where, "steps[%zu].results[%zu]", i, k);
-			rc = target_load(&L, json_object_array_get_idx(res, k), &s->res[k]);
-		}
-	}
-	struct json_object *v = get(o, "verdicts");
-	size_t nv = !rc && is_array(v) ? json_object_array_length(v) : 0;
-	if (nv) {
-		r->verdicts = calloc(nv, sizeof(*r->verdicts));
-		if (!r->verdicts)
-			rc = -ENOMEM;
-		for (size_t i = 0; !rc && i < nv; i++) {
-			struct json_object *vo = json_object_array_get_idx(v, i);
-			struct verdict *x = &r->verdicts[r->n_verdicts++];
-			snprintf(L.where, sizeof L.where, "verdicts[%zu]", i);
-			gs(&L, vo, "kind", x->kind, sizeof(x->kind));
-			gs(&L, vo, "text", x->text, sizeof(x->text));
-			x->knee_drives = (int)gum(&L, vo, "knee_drives", 4096);
-			x->ceiling_mbps = gd_rate(&L, vo, "ceiling_mbps");
-			char lv[8];
-			gs(&L, vo, "level", lv, sizeof(lv));
-			if (verdict_level_parse(lv, &x->level))
-				x->level = VL_INFO;
-			struct json_object *ty = get(vo, "tally");
-			x->tally = ty && json_object_is_type(ty, json_type_boolean) && json_object_get_boolean(ty);
-			rc = glist(&L, vo, "evidence", &x->evidence);
-		}
-	}
+	/* each part only while the ones before it loaded: the first error is
+	 * the one named */
+	if (!rc)
+		rc = solo_load(&L, get(o, "solo"), r);
+	if (!rc)
+		rc = steps_load(&L, get(o, "steps"), r);
+	if (!rc)
+		rc = verdicts_load(&L, get(o, "verdicts"), r);
 	L.where[0] = 0;
 	if (!rc)
 		rc = glist(&L, o, "notes", &r->notes);

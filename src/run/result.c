@@ -338,16 +338,6 @@ result_new_id(char *buf, size_t n)
 
 /* ---- the error verdicts ---- */
 
-static const char *
-errno_label(int e, char *tmp, size_t n)
-{
-	const char *s = e > 0 ? strerrorname_np(e) : NULL;
-	if (s)
-		return s;
-	snprintf(tmp, n, "errno %d", e);
-	return tmp;
-}
-
 static void
 errors_text(const struct err_summary *e, char *by, size_t len)
 {
@@ -357,7 +347,7 @@ errors_text(const struct err_summary *e, char *by, size_t len)
 		char tmp[24];
 		o += (size_t)snprintf(by + o, len - o, "%s%llu %s", k ? ", " : "",
 				      (unsigned long long)e->by_errno[k].count,
-				      errno_label(e->by_errno[k].err, tmp, sizeof(tmp)));
+				      errno_name(e->by_errno[k].err, tmp, sizeof(tmp)));
 	}
 }
 

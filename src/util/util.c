@@ -305,3 +305,22 @@ dbl_median(double *v, size_t n)
 	qsort(v, n, sizeof(*v), dbl_order);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+bool
+dev_spec_simulated(const char *spec, const char **rest)
+{
+	bool sim = spec && strncmp(spec, DEV_SIM_PREFIX, sizeof DEV_SIM_PREFIX - 1) == 0;
+	if (rest)
+		*rest = sim ? spec + sizeof DEV_SIM_PREFIX - 1 : spec;
+	return sim;
+}
+
+const char *
+errno_name(int e, char *buf, size_t n)
+{
+	const char *s = e > 0 ? strerrorname_np(e) : NULL;
+	if (s)
+		return s;
+	snprintf(buf, n, "E%d", e);
+	return buf;
+}

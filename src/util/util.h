@@ -26,6 +26,15 @@ int read_u64(const char *path, uint64_t *v);			/* decimal or 0x hex */
 int pathf(char *buf, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* An errno's name ("EIO"), or "E123" for a number without one: the one
+ * spelling of an errno in text, JSON and CSV.  Returns buf or a static name. */
+const char *errno_name(int e, char *buf, size_t n);
+
+/* Is this a sim drive's name ("sim:MODEL", "sim:simN")?  *rest (may be
+ * NULL) is what follows the prefix.  The prefix is spelled here only. */
+#define DEV_SIM_PREFIX "sim:"
+bool dev_spec_simulated(const char *spec, const char **rest);
+
 /* Copy with truncation and trailing-space trim; always NUL-terminates. */
 void strtrimcpy(char *dst, size_t n, const char *src);
 

@@ -11,16 +11,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build}
-make -s "$B/libdiskscope-ui.a" "$B/libdiskscope.a" >/dev/null
-mkdir -p "$B/bench"
-LIBS="$(pkg-config --libs $(make -s --no-print-directory print-core-pkgs)) -lm -pthread"
-CF="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function -Isrc -I$B"
-# shellcheck disable=SC2086
-cc $CF -o "$B/bench/board-scale" tests/bench/board-scale/board-scale.c "$B/libdiskscope.a" $LIBS
-# shellcheck disable=SC2046,SC2086
-cc $CF -Iui -Itests/unit -DDS_VERSION='"bench"' $(pkg-config --cflags ncursesw) \
-  -o "$B/bench/board-frame" tests/bench/board-frame/board-frame.c "$B/libdiskscope-ui.a" "$B/libdiskscope.a" \
-  $(pkg-config --libs ncursesw) $LIBS
+make -s "$B/bench/board-scale" "$B/bench/board-frame" >/dev/null	# the Makefile's flags
 
 T=$(mktemp -d /tmp/ds-board-scale-XXXXXX)
 LOOPS=""

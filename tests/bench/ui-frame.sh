@@ -5,13 +5,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build}
-make -s "$B/libdiskscope-ui.a" "$B/libdiskscope.a" >/dev/null
-mkdir -p "$B/bench"
-# shellcheck disable=SC2046
-cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wno-unused-function \
-  -Isrc -Iui -Itests/unit -DDS_VERSION='"bench"' $(pkg-config --cflags ncursesw) \
-  -o "$B/bench/ui-frame" tests/bench/ui-frame/ui-frame.c "$B/libdiskscope-ui.a" "$B/libdiskscope.a" \
-  $(pkg-config --libs ncursesw $(make -s --no-print-directory print-core-pkgs)) -lm -pthread
+make -s "$B/bench/ui-frame" >/dev/null	# the Makefile's flags
 "$B/bench/ui-frame" "${FRAMES:-500}"
 if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
   out=$(mktemp)

@@ -11,12 +11,8 @@ fail() { echo "FAIL: $*"; rc=1; }
 
 out=$(sh tools/lint-names.sh 2>&1) || fail "the tree has test names outside its tests: $out"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/ds-names.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-fresh() {	# a copy of what the lint reads, as it is now
-	rm -rf "$T/t"; mkdir -p "$T/t/tools"
-	cp -r src ui "$T/t/" && cp tools/lint-names.sh tools/lint-names.allow "$T/t/tools/"
-}
+. tests/lib/lint-copy.sh
+lint_copy lint-names.sh lint-names.allow
 # refused FILE LINE WANT: LINE appended to FILE must fail the lint saying WANT
 refused() {
 	fresh

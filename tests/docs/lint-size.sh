@@ -11,12 +11,8 @@ fail() { echo "FAIL: $*"; rc=1; }
 
 out=$(sh tools/lint-size.sh 2>&1) || fail "the tree breaks its own sizes: $out"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/ds-size.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-fresh() {	# a copy of the tree the lint reads, as it is now
-	rm -rf "$T/t"; mkdir -p "$T/t/tools"
-	cp -r src ui "$T/t/" && cp tools/lint-size.sh tools/size-allow.txt "$T/t/tools/"
-}
+. tests/lib/lint-copy.sh
+lint_copy lint-size.sh size-allow.txt
 # long_fn NAME LINES [COMMENT]: a function of LINES lines, COMMENT above it
 long_fn() {
 	[ -n "${3:-}" ] && printf '/* %s */\n' "$3"

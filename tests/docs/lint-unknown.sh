@@ -12,12 +12,8 @@ fail() { echo "FAIL: $*"; rc=1; }
 [ -f tools/lint-unknown.allow ] || { echo "FAIL: no tools/lint-unknown.allow"; exit 1; }
 out=$(sh tools/lint-unknown.sh 2>/dev/null) || fail "the tree says unknown another way: $out"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/ds-lint-unknown.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-fresh() {	# a copy of the tree the lint reads, as it is now
-	rm -rf "$T/t"; mkdir -p "$T/t/tools"
-	cp -r src ui "$T/t/" && cp tools/lint-unknown.sh tools/lint-unknown.allow "$T/t/tools/"
-}
+. tests/lib/lint-copy.sh
+lint_copy lint-unknown.sh lint-unknown.allow
 # refused FILE LINE: LINE appended to FILE must fail the lint, naming FILE
 refused() {
 	fresh

@@ -42,7 +42,7 @@ proto_init(void)
 		t->phase = SNAP_PH_MEASURE;
 		t->size = 4000787030016ULL;
 		t->pos = 0.5 + 0.01 * i;
-		t->p50_us = t->p99_us = NAN;
+		t->p50_us = t->p99_us = (struct known_dbl){ 0 };
 		strip_reset(&t->strip);
 		for (int k = 1; k <= 3000; k++) {
 			double pos = t->pos * k / 3000, mbps = 150 - 80 * pos;
@@ -84,10 +84,10 @@ board_snapshot(void *ctx, struct run_snapshot *s)
 	s->interval_ms = 100;
 	s->step = s->n_steps = 1;
 	s->elapsed_s = ++tick / 10.0;
-	s->eta_s = -1;
-	s->lat_p50_us = 900;
-	s->lat_p99_us = 9000;
-	s->lat_p999_us = 30000;
+	s->eta_s = (struct known_dbl){ 0 };	/* unknown */
+	s->lat_p50_us = known_dbl_of(900);
+	s->lat_p99_us = known_dbl_of(9000);
+	s->lat_p999_us = known_dbl_of(30000);
 	s->t = malloc(sizeof(proto));
 	if (!s->t)
 		return -12;
@@ -98,7 +98,7 @@ board_snapshot(void *ctx, struct run_snapshot *s)
 		s->t[i].ring_end = tick;
 		s->t[i].mbps = s->t[i].read_mbps = 100 + (tick * 7 + (unsigned)i * 13) % 50;
 		s->t[i].pos += (tick % 100) * 1e-3;
-		s->total_mbps += s->t[i].mbps;
+		KNOWN_SET(s->total_mbps, s->total_mbps.v + s->t[i].mbps);
 	}
 	for (int k = 8; k < 20; k++)
 		s->lat_hist[k] = (uint64_t)(1000 * exp(-0.5 * (k - 13) * (k - 13))) + 1;
