@@ -500,7 +500,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 			T->slow_found -= T->n_slow - kept;
 			T->n_slow = kept;
 			for (size_t w = 0; w < T->n_slow; w++)
-				T->slow[w].confirm_mbps = T->slow[w].control_mbps = NAN;
+				T->slow[w].confirm_mbps = T->slow[w].control_mbps = (struct known_dbl){ 0 };
 		}
 		io->n_ext = surface_merge(io->ext, io->n_ext);
 		free(io->pt);
