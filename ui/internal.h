@@ -119,8 +119,8 @@ struct lat_view {
 	struct lbin b[16384];
 	size_t n;
 	double total;
-	double p[3];		/* p50, p99, p99.9 (µs), NAN unknown */
-	double max;		/* µs, NAN unknown */
+	struct known_dbl p[3];	/* p50, p99, p99.9 (µs) */
+	struct known_dbl max;	/* µs */
 	bool last_step;		/* of several: the figures are the last step's */
 };
 struct latency_state {

@@ -33,16 +33,16 @@ view_from_result(const struct run_result *r, struct lat_view *v)
 
 			v->b[v->n++] = (struct lbin){ hi - w > 0 ? hi - w : hi / 2, hi, (double)t->hist.count[h] };
 		}
-		if (t->lat.known && (!isfinite(v->max) || t->lat.max > v->max))
-			v->max = t->lat.max;
+		if (t->lat.known && (!v->max.known || t->lat.max > v->max.v))
+			v->max = known_dbl_of(t->lat.max);
 	}
 	qsort(v->b, v->n, sizeof(v->b[0]), bin_cmp);
 	for (size_t i = 0; i < v->n; i++)
 		v->total += v->b[i].n;
 	if (st->n_res == 1 && st->res[0].lat.known) {
-		v->p[0] = st->res[0].lat.p50;
-		v->p[1] = st->res[0].lat.p99;
-		v->p[2] = st->res[0].lat.p999;
+		v->p[0] = known_dbl_of(st->res[0].lat.p50);
+		v->p[1] = known_dbl_of(st->res[0].lat.p99);
+		v->p[2] = known_dbl_of(st->res[0].lat.p999);
 		return;
 	}
 	/* several targets: percentiles of the merged histogram */
@@ -54,7 +54,7 @@ view_from_result(const struct run_result *r, struct lat_view *v)
 		for (size_t k = 0; k < v->n; k++) {
 			cum += v->b[k].n;
 			if (cum >= rank && v->total > 0) {
-				v->p[i] = (v->b[k].lo + v->b[k].hi) / 2;
+				v->p[i] = known_dbl_of((v->b[k].lo + v->b[k].hi) / 2);
 				break;
 			}
 		}
@@ -71,10 +71,9 @@ view_from_snapshot(const struct run_snapshot *s, struct lat_view *v)
 		v->b[v->n++] = (struct lbin){ ldexp(1, k + 6) / 1e3, ldexp(1, k + 7) / 1e3, (double)s->lat_hist[k] };
 		v->total += (double)s->lat_hist[k];
 	}
-	const struct known_dbl *p[3] = { &s->lat_p50_us, &s->lat_p99_us, &s->lat_p999_us };
-	for (int i = 0; i < 3; i++)
-		if (p[i]->known)
-			v->p[i] = p[i]->v;	/* else left unknown (NAN in this view) */
+	v->p[0] = s->lat_p50_us;
+	v->p[1] = s->lat_p99_us;
+	v->p[2] = s->lat_p999_us;
 }
 
 /* "100µs", "1ms", "10s": a decade's tick label. */
@@ -148,11 +147,11 @@ draw_figures(const struct lat_view *v, const struct rect *r, const int pc[3], in
 		next = pc[i] + (int)strlen(pname[i]) + 1;
 	}
 	for (int i = 0; i < 3; i++) {
-		fmt_us(a, sizeof(a), v->p[i]);
+		fmt_known_us(a, sizeof(a), &v->p[i]);
 		mx += draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_HIST_MARK), "%s %s  ", pname[i], a);
 	}
-	if (isfinite(v->max)) {
-		fmt_us(a, sizeof(a), v->max);
+	if (v->max.known) {
+		fmt_us(a, sizeof(a), v->max.v);
 		draw_textf(ly + 2, mx, r->x + r->w - 2 - mx, attr_of(EL_TEXT), "max %s", a);
 	}
 }
@@ -165,13 +164,11 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 	const struct run_result *res = u->view == VIEW_RESULT ? ui_current_result(u, 0) : NULL;
 	char g[8], a[32], title[96];
 
-	memset(v, 0, sizeof(*v));
-	v->p[0] = v->p[1] = v->p[2] = v->max = NAN;
+	memset(v, 0, sizeof(*v));	/* every figure unknown */
 	if (res && res->n_steps)
 		view_from_result(res, v);
 	if (v->total <= 0 && s) {	/* no saved histogram: the live one */
 		memset(v, 0, sizeof(*v));
-		v->p[0] = v->p[1] = v->p[2] = v->max = NAN;
 		view_from_snapshot(s, v);
 	}
 	fmt_count(a, sizeof(a), v->total);
@@ -190,8 +187,8 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 		lo = fmin(lo, v->b[i].lo);
 		hi = fmax(hi, v->b[i].hi);
 	}
-	if (isfinite(v->max))
-		hi = fmax(hi, v->max);
+	if (v->max.known)
+		hi = fmax(hi, v->max.v);
 	int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
 
 	if (d1 <= d0)
@@ -213,7 +210,7 @@ panel_latency_draw(struct ui *u, const struct rect *r)
 	int pc[3];
 
 	for (int i = 0; i < 3; i++) {
-		pc[i] = isfinite(v->p[i]) && v->p[i] > 0 ? (int)((log10(v->p[i]) - d0) / span * cw) : -1;
+		pc[i] = v->p[i].known && v->p[i].v > 0 ? (int)((log10(v->p[i].v) - d0) / span * cw) : -1;
 		if (pc[i] >= cw)
 			pc[i] = cw - 1;
 	}
@@ -272,7 +269,10 @@ panel_stats_draw(struct ui *u, const struct rect *r)
 			pos += s->t[i].pos;
 			npos++;
 		}
-	fmt_rate(a, sizeof(a), s->total_mbps);
+	if (s->total_mbps.known)
+		fmt_rate(a, sizeof(a), s->total_mbps.v);
+	else
+		snprintf(a, sizeof(a), "-");
 	if (y < end)
 		draw_textf(y++, x, w, attr_of(EL_TEXT), "MB/s     %s", a);
 	if (y < end)

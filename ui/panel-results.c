@@ -91,6 +91,21 @@ result_measured(const struct run_result *res)
 	return res->virtual_time || !(res->seconds > 0) ? measured : res->seconds;
 }
 
+/* A step row's aggregate, ideal and efficiency ("-" each when unknown). */
+static void
+step_cells(const struct step_result *st, char *a, char *b, char *c, size_t n)
+{
+	snprintf(a, n, "-");
+	snprintf(b, n, "-");
+	snprintf(c, n, "-");
+	if (st->aggregate_mbps.known)
+		fmt_rate(a, n, st->aggregate_mbps.v);
+	if (st->ideal_mbps > 0)
+		fmt_rate(b, n, st->ideal_mbps);
+	if (st->ideal_mbps > 0 && st->aggregate_mbps.known)
+		snprintf(c, n, "%5.0f%%", 100 * st->aggregate_mbps.v / st->ideal_mbps);
+}
+
 static void
 draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
 	    bool focus)
@@ -136,14 +151,7 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	for (size_t i = 0; i < res->n_steps; i++) {
 		const struct step_result *st = &res->steps[i];
 
-		fmt_rate(a, sizeof(a), st->aggregate_mbps);
-		if (st->ideal_mbps > 0) {
-			fmt_rate(b, sizeof(b), st->ideal_mbps);
-			snprintf(c, sizeof(c), "%5.0f%%", 100 * st->aggregate_mbps / st->ideal_mbps);
-		} else {
-			snprintf(b, sizeof(b), "-");
-			snprintf(c, sizeof(c), "-");
-		}
+		step_cells(st, a, b, c, sizeof(a));
 		OUT(EL_TEXT, "%-5u %-6zu %11s %11s %6s", st->index, st->active.n, a, b, c);
 		if (res->n_steps > 1 && i + 1 < res->n_steps)
 			continue;

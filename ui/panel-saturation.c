@@ -62,7 +62,8 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 	double vmax = 0;
 
 	for (size_t i = 0; i < ns; i++)
-		vmax = fmax(vmax, fmax(s->steps[i].aggregate_mbps, s->steps[i].ideal_mbps));
+		vmax = fmax(vmax, fmax(s->steps[i].aggregate_mbps.known ? s->steps[i].aggregate_mbps.v : 0,
+				       s->steps[i].ideal_mbps));
 	/* A ceiling far above the data would flatten it: then it is named, not drawn. */
 	bool ceil_drawn = s->ceiling_mbps.known && (s->ceiling_mbps.v <= autoscale_nice(vmax * 1.05) ||
 						  s->ceiling_mbps.v <= vmax * 1.6);
@@ -87,12 +88,12 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		unsigned k = st->n_active ? st->n_active : st->index;
 		int x = PX(k);
 
-		if (!isfinite(st->aggregate_mbps))
+		if (!st->aggregate_mbps.known)
 			continue;	/* not measured (interrupted): no point */
 
 		if (st->ideal_mbps > 0)
 			line_to(&c, &ix, &iy, x, PY(st->ideal_mbps), L_IDEAL);
-		line_to(&c, &px, &py, x, PY(st->aggregate_mbps), L_MEAS);
+		line_to(&c, &px, &py, x, PY(st->aggregate_mbps.v), L_MEAS);
 	}
 	int ox = r->x + 1 + lw, oy = r->y + 1;
 
@@ -102,9 +103,9 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		const struct snap_step *st = &s->steps[i];
 		unsigned k = st->n_active ? st->n_active : st->index;
 
-		if (!isfinite(st->aggregate_mbps))
+		if (!st->aggregate_mbps.known)
 			continue;
-		int cx = PX(k) / c.dx, cy = PY(st->aggregate_mbps) / c.dy;
+		int cx = PX(k) / c.dx, cy = PY(st->aggregate_mbps.v) / c.dy;
 		bool knee = s->knee_drives > 0 && (int)k == s->knee_drives;
 
 		draw_text(oy + cy, ox + cx, 1, attr_of(knee ? EL_KNEE : EL_READ),
@@ -114,8 +115,8 @@ panel_saturation_draw(struct ui *u, const struct rect *r)
 		double kv = 0;
 
 		for (size_t i = 0; i < ns; i++)
-			if ((int)s->steps[i].n_active == s->knee_drives)
-				kv = s->steps[i].aggregate_mbps;
+			if ((int)s->steps[i].n_active == s->knee_drives && s->steps[i].aggregate_mbps.known)
+				kv = s->steps[i].aggregate_mbps.v;
 		char lab[64];
 		int cx = PX((unsigned)s->knee_drives) / c.dx, cy = PY(kv) / c.dy;
 

@@ -282,12 +282,12 @@ align_plan(struct plan *p, char *err, size_t errlen)
 struct row {
 	uint32_t size;
 	uint64_t off, abs;		/* from the first row; from the start of the target */
-	double tps;			/* NAN: not measured */
+	struct known_dbl tps;		/* unknown: not measured */
 };
 
 struct fit {
 	uint32_t P, phase;
-	double ratio;			/* at size P: the aligned row over the unaligned median */
+	struct known_dbl ratio;		/* at size P: the aligned row over the unaligned median */
 	double fast_a, slow_u;		/* over every size >= P: shares that fit */
 	size_t n_a;
 };
@@ -313,8 +313,8 @@ size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase
 {
 	size_t k = 0, nu = 0;
 	for (size_t i = 0; i < n; i++)
-		if (rw[i].size == S && isfinite(rw[i].tps) && !aligned(&rw[i], P, phase))
-			v[nu++] = rw[i].tps;
+		if (rw[i].size == S && rw[i].tps.known && !aligned(&rw[i], P, phase))
+			v[nu++] = rw[i].tps.v;
 	double base = dbl_median(v, nu);
 	if (!(base > 0))
 		return 0;
@@ -323,9 +323,9 @@ size_norm(const struct row *rw, size_t n, uint32_t S, uint32_t P, uint32_t phase
 	double mad = dbl_median(v, nu);
 	*noise = fmax(0.05, 3 * mad);
 	for (size_t i = 0; i < n; i++)
-		if (rw[i].size == S && isfinite(rw[i].tps)) {
+		if (rw[i].size == S && rw[i].tps.known) {
 			al[k] = aligned(&rw[i], P, phase);
-			v[k++] = rw[i].tps / base;
+			v[k++] = rw[i].tps.v / base;
 		}
 	return k;
 }
@@ -343,7 +343,7 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 	bool *al = malloc(n * sizeof(*al));
 	size_t na = 0, fa = 0, nu = 0, su = 0, nh = 0, fh = 0;
 	bool slower = false;
-	*f = (struct fit){ .P = P, .phase = phase, .ratio = NAN };
+	*f = (struct fit){ .P = P, .phase = phase };
 	bool ok = v && al && ua;
 	for (uint32_t S = P; ok; S *= 2) {
 		double noise;
@@ -355,7 +355,7 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 		size_t k = size_norm(rw, n, S, P, phase, v, al, &noise);
 		size_t j = 0;
 		for (size_t i = 0; i < n && j < k; i++) {
-			if (rw[i].size != S || !isfinite(rw[i].tps))
+			if (rw[i].size != S || !rw[i].tps.known)
 				continue;
 			bool fast = v[j] >= 1 + noise;
 			if (al[j]) {
@@ -365,7 +365,7 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 					fa += fast;
 				}
 				if (S == P)
-					f->ratio = v[j];
+					f->ratio = known_dbl_of(v[j]);
 			} else {
 				nu++;
 				su += !fast;
@@ -387,7 +387,7 @@ fit_try(const struct row *rw, size_t n, uint32_t P, uint32_t phase, struct fit *
 	f->n_a = na;
 	f->fast_a = (double)fa / (double)na;
 	f->slow_u = (double)su / (double)nu;
-	return f->ratio >= FACTOR && f->fast_a >= FAST_A && f->slow_u >= SLOW_U && (!nh || 2 * fh < nh);
+	return f->ratio.known && f->ratio.v >= FACTOR && f->fast_a >= FAST_A && f->slow_u >= SLOW_U && (!nh || 2 * fh < nh);
 }
 
 /* The smallest P that explains the rows, its best phase; false: none.
@@ -400,7 +400,7 @@ fit_find(const struct row *rw, size_t n, uint32_t L, uint32_t maxsz, struct fit 
 		bool found = false;
 		for (uint32_t ph = 0; ph < P; ph += L) {
 			struct fit f;
-			if (fit_try(rw, n, P, ph, &f) && (!found || f.ratio > best->ratio)) {
+			if (fit_try(rw, n, P, ph, &f) && (!found || f.ratio.v > best->ratio.v)) {
 				*best = f;
 				found = true;
 			}
@@ -413,20 +413,20 @@ fit_find(const struct row *rw, size_t n, uint32_t L, uint32_t maxsz, struct fit 
 
 static void
 mean_tps(const struct row *rw, size_t n, bool (*pick)(const struct row *, const void *), const void *arg,
-	 double *mean, double *lo, double *hi)
+	 struct known_dbl *mean, double *lo, double *hi)
 {
 	double s = 0;
 	size_t k = 0;
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(rw[i].tps) && pick(&rw[i], arg)) {
-			s += rw[i].tps;
+		if (rw[i].tps.known && pick(&rw[i], arg)) {
+			s += rw[i].tps.v;
 			k++;
-			*lo = fmin(*lo, rw[i].tps);
-			*hi = fmax(*hi, rw[i].tps);
+			*lo = fmin(*lo, rw[i].tps.v);
+			*hi = fmax(*hi, rw[i].tps.v);
 		}
-	*mean = k ? s / (double)k : NAN;
+	*mean = KNOWN_DBL_IF(k, s / (double)k);
 }
 
 struct pick_arg {
@@ -504,7 +504,7 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 			 f.source[0] ? " (" : "", f.source, f.source[0] ? ")" : "");
 	size_t measured = 0;
 	for (size_t i = 0; i < n; i++)
-		measured += isfinite(rw[i].tps);
+		measured += rw[i].tps.known;
 	struct fit ft;
 	const char *op = reads ? "reads" : "writes";
 	if (measured < 3) {
@@ -544,7 +544,9 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 		return;
 	}
 	/* the evidence: aligned against unaligned at size P, and below P */
-	double am, alo, ahi, um, ulo, uhi, sm, slo, shi;
+	/* a fit has aligned and unaligned rows at P: am and um are known */
+	struct known_dbl am, um, sm;
+	double alo, ahi, ulo, uhi, slo, shi;
 	struct pick_arg pa = { &ft, ft.P, 1 }, pu = { &ft, ft.P, 0 }, ps = { &ft, 0, -1 };
 	mean_tps(rw, n, pick, &pa, &am, &alo, &ahi);
 	mean_tps(rw, n, pick, &pu, &um, &ulo, &uhi);
@@ -567,12 +569,12 @@ target_verdict(struct run_result *r, const char *name, const struct facts *fp, c
 	if (!v)
 		return;
 	char ar[48], ur[48], sr[48];
-	range_text(ar, sizeof(ar), am, alo, ahi);
-	range_text(ur, sizeof(ur), um, ulo, uhi);
-	range_text(sr, sizeof(sr), sm, slo, shi);
+	range_text(ar, sizeof(ar), am.v, alo, ahi);
+	range_text(ur, sizeof(ur), um.v, ulo, uhi);
+	range_text(sr, sizeof(sr), sm.v, slo, shi);
 	verdict_evidence(v, "%u-byte %s at %s-aligned offsets: %s; at the other offsets: %s, %.1fx slower",
-			 ft.P, op, Pt, ar, ur, am / um);
-	if (isfinite(sm))
+			 ft.P, op, Pt, ar, ur, am.v / um.v);
+	if (sm.known)
 		verdict_evidence(v, "%s of %u .. %u bytes, at every offset: %s", op, L, ft.P / 2, sr);
 	verdict_evidence(v, "sizes %u .. %u bytes: %.0f %% of the %zu aligned rows fast; every size: %.0f %% of the others slow",
 			 ft.P, 4 * ft.P < maxsz ? 4 * ft.P : maxsz, 100 * ft.fast_a, ft.n_a, 100 * ft.slow_u);
@@ -634,14 +636,14 @@ align_finish(struct bench_ctx *c, struct run_result *r)
 			x->size = st->rp.bs;
 			x->off = k++ * L;
 			x->abs = st->rp.region_lba_start * unit;
-			x->tps = NAN;
+			KNOWN_CLEAR(x->tps);
 			maxsz = x->size > maxsz ? x->size : maxsz;
 			const struct target_result *tr = NULL;
 			for (size_t j = 0; j < sr->n_res && j < st->n; j++)
 				if (st->idx[j] == ti)
 					tr = &sr->res[j];
 			if (tr && !sr->failed && tr->seconds > 0 && tr->ios && !tr->err.count)
-				x->tps = (double)tr->ios / tr->seconds;
+				KNOWN_SET(x->tps, (double)tr->ios / tr->seconds);
 			if (!t || table_add_row(t))
 				continue;
 			size_t row = t->n_rows - 1, cc = 0;
@@ -652,9 +654,10 @@ align_finish(struct bench_ctx *c, struct run_result *r)
 			table_set_int(t, row, cc + 1, x->size);
 			table_set_int(t, row, cc + 2, (int64_t)x->off);
 			table_set_int(t, row, cc + 3, (int64_t)st->rp.stride);
-			table_set_dbl(t, row, cc + 4, tr && tr->seconds > 0 ? tr->seconds * 1e3 : NAN);
-			table_set_dbl(t, row, cc + 5, x->tps);
-			table_set_dbl(t, row, cc + 6, tr && tr->seconds > 0 ? (double)tr->bytes / 1024 / tr->seconds : NAN);
+			table_set_known_dbl(t, row, cc + 4, KNOWN_DBL_IF(tr && tr->seconds > 0, tr->seconds * 1e3));
+			table_set_known_dbl(t, row, cc + 5, x->tps);
+			table_set_known_dbl(t, row, cc + 6, KNOWN_DBL_IF(tr && tr->seconds > 0,
+										      (double)tr->bytes / 1024 / tr->seconds));
 		}
 		const char *name = ti < r->ident_targets.n ? r->ident_targets.v[ti] : p->targets.v[ti];
 		if (n)

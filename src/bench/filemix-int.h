@@ -16,7 +16,7 @@ struct fm_file {
 	uint64_t size;
 	bool exists;
 	double at_s;		/* when its write started, s since the run began */
-	double w_mbps, r_mbps;	/* NAN unknown */
+	struct known_dbl w_mbps, r_mbps;	/* unknown: not (wholly) written / read */
 };
 
 struct fm_state {
@@ -31,7 +31,7 @@ struct fm_state {
 	size_t done;			/* on_step calls so far */
 	double t0;
 	bool direct, ram, buffered;	/* how the page cache was kept out */
-	double probe_mbps;
+	struct known_dbl probe_mbps;	/* the runner's 1 MiB probe */
 	char fs[32];			/* the file system's name, as far as known */
 	int fs_compresses;		/* 1 can, 0 does not, -1 unknown */
 	uint64_t margin;

@@ -35,8 +35,8 @@ filemix_files_table(const struct fm_state *S, struct run_result *r)
 		table_set_int(t, row, 2, f->n);
 		table_set_int(t, row, 3, (int64_t)f->size);
 		table_set_dbl(t, row, 4, f->at_s);
-		table_set_dbl(t, row, 5, f->w_mbps);
-		table_set_dbl(t, row, 6, f->r_mbps);
+		table_set_known_dbl(t, row, 5, f->w_mbps);
+		table_set_known_dbl(t, row, 6, f->r_mbps);
 	}
 	return 0;
 }
@@ -49,28 +49,28 @@ struct agg {
 static void
 agg_add(struct agg *a, const struct fm_file *f)
 {
-	if (isfinite(f->w_mbps) && f->w_mbps > 0) {
+	if (f->w_mbps.known && f->w_mbps.v > 0) {
 		a->wb += (double)f->size;
-		a->ws += (double)f->size / (f->w_mbps * 1e6);
+		a->ws += (double)f->size / (f->w_mbps.v * 1e6);
 		a->nw++;
 	}
-	if (isfinite(f->r_mbps) && f->r_mbps > 0) {
+	if (f->r_mbps.known && f->r_mbps.v > 0) {
 		a->rb += (double)f->size;
-		a->rs += (double)f->size / (f->r_mbps * 1e6);
+		a->rs += (double)f->size / (f->r_mbps.v * 1e6);
 		a->nr++;
 	}
 }
 
-static double
+static struct known_dbl
 agg_w(const struct agg *a)
 {
-	return a->ws > 0 ? a->wb / a->ws / 1e6 : NAN;
+	return KNOWN_DBL_IF(a->ws > 0, a->wb / a->ws / 1e6);
 }
 
-static double
+static struct known_dbl
 agg_r(const struct agg *a)
 {
-	return a->rs > 0 ? a->rb / a->rs / 1e6 : NAN;
+	return KNOWN_DBL_IF(a->rs > 0, a->rb / a->rs / 1e6);
 }
 
 int
@@ -108,18 +108,18 @@ filemix_class_table(const struct fm_state *S, struct run_result *r)
 		table_set_str(t, row, 1, S->f[i].cls);
 		table_set_int(t, row, 2, n);
 		table_set_int(t, row, 3, (int64_t)S->f[i].size);
-		table_set_dbl(t, row, 4, agg_w(&a));
-		table_set_dbl(t, row, 5, agg_r(&a));
+		table_set_known_dbl(t, row, 4, agg_w(&a));
+		table_set_known_dbl(t, row, 5, agg_r(&a));
 	}
 	return 0;
 }
 
 /* A rate for a sentence: unknown is said, never printed as nan or 0. */
 static const char *
-rate(char buf[24], double mbps)
+rate(char buf[24], struct known_dbl mbps)
 {
-	if (isfinite(mbps) && mbps > 0)
-		snprintf(buf, 24, "%.1f MB/s", mbps);
+	if (mbps.known && isfinite(mbps.v) && mbps.v > 0)
+		snprintf(buf, 24, "%.1f MB/s", mbps.v);
 	else
 		snprintf(buf, 24, "not measured");
 	return buf;
@@ -156,8 +156,9 @@ filemix_verdicts(struct bench_ctx *c, struct fm_state *S, struct run_result *r)
 		rate(w1, agg_w(&t1)), rate(r1, agg_r(&t1)), t1.nw, rate(wf, agg_w(&fill)), rate(wh, agg_w(&holes)),
 		cache);
 	if (v) {
-		double share = 100.0 * agg_w(&holes) / agg_w(&fill_first);
-		if (isfinite(share))
+		struct known_dbl h = agg_w(&holes), ff = agg_w(&fill_first);
+		double share = h.known && ff.known ? 100.0 * h.v / ff.v : 0;
+		if (h.known && ff.known && isfinite(share))
 			verdict_evidence(v, "test 2: first quarter of the fill %s, the rest %s, into the holes %s "
 					 "(%.0f %% of the fill's start)", rate(wff, agg_w(&fill_first)),
 					 rate(wfl, agg_w(&fill_last)), rate(wh, agg_w(&holes)), share);
@@ -170,7 +171,7 @@ filemix_verdicts(struct bench_ctx *c, struct fm_state *S, struct run_result *r)
 	for (size_t i = 0; i < c->plan->n_steps; i++)
 		asked |= !strncmp(c->plan->steps[i].label, "write t3 ", 9);
 	if (t3.nw && t3.nw == t1.nw) {	/* both whole: the same mix of sizes */
-		double a = agg_w(&t1), b = agg_w(&t3), d = 100.0 * (b - a) / a;
+		double a = agg_w(&t1).v, b = agg_w(&t3).v, d = 100.0 * (b - a) / a;	/* both known: nw > 0 */
 		if (fabs(d) >= 25 && S->fs_compresses == 0)
 			v = result_verdict(r, VL_INFO, "compression",
 				"random vs zeros differ by %+.0f %% (%.1f vs %.1f MB/s): %s does not compress, so the device "

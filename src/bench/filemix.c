@@ -271,7 +271,7 @@ record(struct bench_ctx *c, struct fm_state *S, struct step_result *sr)
 		secs += S->cur_write ? now_s() - t1 : 0;
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
-	double mbps = tr && secs > 0 && tr->bytes >= f->size ? (double)tr->bytes / secs / 1e6 : NAN;
+	struct known_dbl mbps = KNOWN_DBL_IF(tr && secs > 0 && tr->bytes >= f->size, (double)tr->bytes / secs / 1e6);
 	if (S->cur_write)
 		f->w_mbps = mbps;
 	else
@@ -321,7 +321,7 @@ filemix_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 		S->orig = c->targets[0];
 		S->swapped = true;
 		S->direct = S->orig.direct;
-		S->probe_mbps = sr->n_res ? sr->res[0].mbps : NAN;
+		S->probe_mbps = KNOWN_DBL_IF(sr->n_res, sr->res[0].mbps);
 		char *sl = strrchr(S->orig.path, '/');
 		snprintf(S->dir, sizeof(S->dir), "%.*s/diskscope-filemix-XXXXXX",
 			 sl ? (int)(sl - S->orig.path) : 1, sl ? S->orig.path : ".");
@@ -398,7 +398,8 @@ filemix_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 		f->size = size;
 		f->exists = true;
 		f->at_s = now_s() - S->t0;
-		f->w_mbps = f->r_mbps = NAN;
+		KNOWN_CLEAR(f->w_mbps);
+		KNOWN_CLEAR(f->r_mbps);
 		S->cur = (long)S->n_f++;
 		S->cur_write = true;
 		S->tmpl = t;

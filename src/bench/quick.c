@@ -299,10 +299,10 @@ grid_stats(const struct plan *p, const struct run_result *r, size_t target,
 	}
 }
 
-static double
+static struct known_dbl
 known(const struct cell_stats *s, double v)
 {
-	return s->n ? v : NAN;
+	return KNOWN_DBL_IF(s->n, v);
 }
 
 /* The grid table: one row per target x cell. */
@@ -345,16 +345,16 @@ grid_table(const struct plan *p, const struct run_result *r, struct run_result *
 				return -ENOMEM;
 			if (table_set_str(t, row, o, ps->c[c].name))
 				return -ENOMEM;
-			table_set_dbl(t, row, o + 1, known(rd, rd->best_mbps));
-			table_set_dbl(t, row, o + 2, known(rd, rd->sum_mbps / (double)rd->n));
-			table_set_dbl(t, row, o + 3, known(wr, wr->best_mbps));
-			table_set_dbl(t, row, o + 4, known(wr, wr->sum_mbps / (double)wr->n));
-			table_set_dbl(t, row, o + 5, known(rd, rd->best_iops));
-			table_set_dbl(t, row, o + 6, known(wr, wr->best_iops));
+			table_set_known_dbl(t, row, o + 1, known(rd, rd->best_mbps));
+			table_set_known_dbl(t, row, o + 2, known(rd, rd->sum_mbps / (double)rd->n));
+			table_set_known_dbl(t, row, o + 3, known(wr, wr->best_mbps));
+			table_set_known_dbl(t, row, o + 4, known(wr, wr->sum_mbps / (double)wr->n));
+			table_set_known_dbl(t, row, o + 5, known(rd, rd->best_iops));
+			table_set_known_dbl(t, row, o + 6, known(wr, wr->best_iops));
 			/* latency as CrystalDiskMark shows it: the queue-depth-1 rows */
 			bool q1 = ps->c[c].qd == 1;
-			table_set_dbl(t, row, o + 7, q1 && rd->best_lat_us > 0 ? rd->best_lat_us : NAN);
-			table_set_dbl(t, row, o + 8, q1 && wr->best_lat_us > 0 ? wr->best_lat_us : NAN);
+			table_set_known_dbl(t, row, o + 7, KNOWN_DBL_IF(q1 && rd->best_lat_us > 0, rd->best_lat_us));
+			table_set_known_dbl(t, row, o + 8, KNOWN_DBL_IF(q1 && wr->best_lat_us > 0, wr->best_lat_us));
 			table_set_int(t, row, o + 9, (int64_t)(rd->n > wr->n ? rd->n : wr->n));
 		}
 	}

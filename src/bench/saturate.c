@@ -63,19 +63,19 @@ find_knee(const struct step_result *s, size_t n, size_t *worst)
 	double worst_ratio = KNEE_FRACTION;
 	*worst = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!(s[i].ideal_mbps > 0) || !isfinite(s[i].aggregate_mbps))
+		if (!(s[i].ideal_mbps > 0) || !s[i].aggregate_mbps.known)
 			continue;
-		double ratio = s[i].aggregate_mbps / s[i].ideal_mbps;
+		double ratio = s[i].aggregate_mbps.v / s[i].ideal_mbps;
 		if (ratio >= KNEE_FRACTION)
 			continue;
 		if (ratio < worst_ratio) {
 			worst_ratio = ratio;
 			*worst = i + 1;
 		}
-		if (i == 0 || !isfinite(s[i - 1].aggregate_mbps))
+		if (i == 0 || !s[i - 1].aggregate_mbps.known)
 			continue;
 		double added = s[i].ideal_mbps - (s[i - 1].ideal_mbps > 0 ? s[i - 1].ideal_mbps : 0);
-		double gain = s[i].aggregate_mbps - s[i - 1].aggregate_mbps;
+		double gain = s[i].aggregate_mbps.v - s[i - 1].aggregate_mbps.v;
 		if (added > 0 && gain < FLAT_FRACTION * added)
 			return i + 1;
 	}
@@ -104,7 +104,7 @@ last_judged(const struct run_result *r)
 	size_t j = 0;
 	for (size_t i = 0; i < r->n_steps; i++) {
 		const struct step_result *s = &r->steps[i];
-		if (stopped_target(s) || !isfinite(s->aggregate_mbps))
+		if (stopped_target(s) || !s->aggregate_mbps.known)
 			break;
 		if (s->ideal_mbps > 0)
 			j = i + 1;
@@ -135,7 +135,7 @@ saturate_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_re
 				ideal += S->single[st->idx[k]];
 			}
 			if (sr->index == 1)
-				sr->ideal_mbps = sr->aggregate_mbps;
+				sr->ideal_mbps = sr->aggregate_mbps.known ? sr->aggregate_mbps.v : 0;
 			else if (all)
 				sr->ideal_mbps = ideal;
 		}
@@ -178,10 +178,14 @@ scaling_table(struct run_result *r)
 		if (table_add_row(t))
 			return;
 		table_set_int(t, i, 0, (int64_t)s->active.n);
-		table_set_dbl(t, i, 1, s->aggregate_mbps);
-		table_set_dbl(t, i, 2, s->ideal_mbps > 0 ? s->ideal_mbps : NAN);
-		table_set_dbl(t, i, 3, s->ideal_mbps > 0 ? 100.0 * s->aggregate_mbps / s->ideal_mbps : NAN);
-		table_set_dbl(t, i, 4, i > 0 ? s->aggregate_mbps - r->steps[i - 1].aggregate_mbps : NAN);
+		struct known_dbl agg = s->aggregate_mbps, prev = i > 0 ? r->steps[i - 1].aggregate_mbps
+								   : (struct known_dbl){ 0 };
+		struct known_dbl ideal = { s->ideal_mbps > 0, s->ideal_mbps };
+		table_set_known_dbl(t, i, 1, agg);
+		table_set_known_dbl(t, i, 2, ideal);
+		table_set_known_dbl(t, i, 3, (struct known_dbl){ ideal.known && agg.known,
+								 100.0 * agg.v / s->ideal_mbps });
+		table_set_known_dbl(t, i, 4, (struct known_dbl){ agg.known && prev.known, agg.v - prev.v });
 	}
 }
 
@@ -222,7 +226,7 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 	}
 	size_t worst, clean = 0;
 	while (clean < r->n_steps && !stopped_target(&r->steps[clean]) &&
-	       isfinite(r->steps[clean].aggregate_mbps))
+	       r->steps[clean].aggregate_mbps.known)
 		clean++;	/* a knee is looked for where every drive ran to the end */
 	size_t knee = find_knee(r->steps, clean, &worst);
 	size_t judged = last_judged(r);
@@ -240,46 +244,48 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		const struct step_result *k = &r->steps[knee - 1];
 		int drives = (int)s->active.n;
 		if (ceil.known) {
-			double pct = 100.0 * s->aggregate_mbps / ceil.v;
+			double pct = 100.0 * s->aggregate_mbps.v / ceil.v;
 			snprintf(t, sizeof(t), "saturates at %d drive%s, %.0f MB/s = %.0f %% of the %s link: %s%s",
-				 drives, drives == 1 ? "" : "s", s->aggregate_mbps, pct, p->ceiling_text,
+				 drives, drives == 1 ? "" : "s", s->aggregate_mbps.v, pct, p->ceiling_text,
 				 pct >= 80 ? "the link (slot) is the limit" : "the chip, not the slot, is the limit",
 				 ctx);
 		} else {
 			snprintf(t, sizeof(t), "saturates at %d drive%s, %.0f MB/s (%u drives: %.0f MB/s = %.0f %% of the ideal %.0f MB/s); "
 				 "link ceiling unknown%s",
-				 drives, drives == 1 ? "" : "s", s->aggregate_mbps, k->index,
-				 k->aggregate_mbps, 100.0 * k->aggregate_mbps / k->ideal_mbps, k->ideal_mbps, ctx);
+				 drives, drives == 1 ? "" : "s", s->aggregate_mbps.v, k->index,
+				 k->aggregate_mbps.v, 100.0 * k->aggregate_mbps.v / k->ideal_mbps, k->ideal_mbps, ctx);
 		}
 		v = sat(r, VL_INFO, drives, ceil, t);
 		if (v)
 			verdict_evidence(v, "%zu drives: %.0f MB/s, %.0f MB/s more than %zu (a drive alone adds %.0f)",
-					 k->active.n, k->aggregate_mbps, k->aggregate_mbps - s->aggregate_mbps,
+					 k->active.n, k->aggregate_mbps.v, k->aggregate_mbps.v - s->aggregate_mbps.v,
 					 s->active.n, k->ideal_mbps - s->ideal_mbps);
 	} else if (worst) {
 		/* below ideal but still rising: say what was measured */
 		size_t o = 0;
-		for (size_t i = 0; i < r->n_steps && o < sizeof(t); i++)
-			o += (size_t)snprintf(t + o, sizeof(t) - o, "%s%.0f", i ? ", " : "",
-					      r->steps[i].aggregate_mbps);
+		for (size_t i = 0; i < r->n_steps && o < sizeof(t); i++) {
+			char a[32];
+			o += (size_t)snprintf(t + o, sizeof(t) - o, "%s%s", i ? ", " : "",
+					      known_fmt_dbl(&r->steps[i].aggregate_mbps, "%.0f", "?", a, sizeof(a)));
+		}
 		const struct step_result *w = &r->steps[worst - 1];
 		char full[1024];
 		snprintf(full, sizeof(full), "uneven scaling: %s MB/s; %zu drives at %.0f %% of ideal%s", t,
-			 w->active.n, 100.0 * w->aggregate_mbps / w->ideal_mbps, ctx);
+			 w->active.n, 100.0 * w->aggregate_mbps.v / w->ideal_mbps, ctx);
 		v = sat(r, VL_WARN, 0, ceil, full);
 		const struct step_result *last = &r->steps[r->n_steps - 1];
-		if (v && ceil.known && isfinite(last->aggregate_mbps))
+		if (v && ceil.known && last->aggregate_mbps.known)
 			verdict_evidence(v, "%zu drives: %.0f MB/s = %.0f %% of the %s link", last->active.n,
-					 last->aggregate_mbps, 100.0 * last->aggregate_mbps / ceil.v, p->ceiling_text);
+					 last->aggregate_mbps.v, 100.0 * last->aggregate_mbps.v / ceil.v, p->ceiling_text);
 	} else if (ideal_known) {
 		const struct step_result *s = &r->steps[judged - 1];
 		if (ceil.known)
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal, %.0f %% of the %s link%s",
-				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps,
-				 100.0 * s->aggregate_mbps / ceil.v, p->ceiling_text, ctx);
+				 s->active.n, s->aggregate_mbps.v, 100.0 * s->aggregate_mbps.v / s->ideal_mbps,
+				 100.0 * s->aggregate_mbps.v / ceil.v, p->ceiling_text, ctx);
 		else
 			snprintf(t, sizeof(t), "no saturation up to %zu drives: %.0f MB/s = %.0f %% of ideal; link ceiling unknown%s",
-				 s->active.n, s->aggregate_mbps, 100.0 * s->aggregate_mbps / s->ideal_mbps, ctx);
+				 s->active.n, s->aggregate_mbps.v, 100.0 * s->aggregate_mbps.v / s->ideal_mbps, ctx);
 		const char *lost = judged < r->n_steps ? stopped_target(&r->steps[judged]) : NULL;
 		if (judged < r->n_steps) {	/* a drive failed: say how far the curve goes */
 			size_t o = strlen(t);
@@ -291,10 +297,10 @@ saturate_finish(struct bench_ctx *c, struct run_result *r)
 		snprintf(t, sizeof(t), "interrupted after %zu of %zu steps, before scaling could be judged",
 			 r->n_steps, planned_steps(p));
 		v = sat(r, VL_INFO, 0, ceil, t);
-	} else if (!isfinite(r->steps[0].aggregate_mbps)) {
+	} else if (!r->steps[0].aggregate_mbps.known) {
 		v = sat(r, VL_INFO, 0, ceil, "no step was measured");
 	} else {
-		snprintf(t, sizeof(t), "only one drive: no scaling to judge (%.0f MB/s)", r->steps[0].aggregate_mbps);
+		snprintf(t, sizeof(t), "only one drive: no scaling to judge (%.0f MB/s)", r->steps[0].aggregate_mbps.v);
 		v = sat(r, VL_INFO, 0, ceil, t);
 	}
 	scaling_table(r);

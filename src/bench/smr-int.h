@@ -31,13 +31,13 @@ struct smr_fig {
 	double secs, iops, mbps;	/* whole measured time */
 	double before_s, before_iops, before_mbps, cache_mb;
 	double len_min, len_med, len_max, stalled_s;	/* seconds; of the ended stalls */
-	double period;			/* median between stall starts, NAN < 2 stalls */
+	struct known_dbl period;	/* median between stall starts; unknown: < 2 stalls */
 	bool regular;			/* the periods agree (within half the median) */
 	double between_iops;		/* after the first stall, stalls included */
 	bool open_end;			/* a stall under way when the time ran out */
 	bool full_start;		/* the first stall within the first 64 MB: the cache was not empty */
-	double clean_mbps;		/* full_start: written from the first stall on per second stalled */
-	double idle_min;		/* full_start: idle time advised before re-testing, NAN none */
+	struct known_dbl clean_mbps;	/* full_start: written from the first stall on per second stalled */
+	struct known_dbl idle_min;	/* full_start: idle time advised before re-testing */
 	double idle_cache, idle_rate;	/* its basis: bytes assumed cached, MB/s of cleaning */
 };
 

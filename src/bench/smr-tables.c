@@ -36,21 +36,21 @@ smr_add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr
 		size_t row = t->n_rows - 1;
 		table_set_str(t, row, 0, tr->target);
 		/* before a stall at once, no rate was measured */
-		table_set_dbl(t, row, 1, f->first && f->before_s > 0 ? f->before_iops : NAN);
-		table_set_dbl(t, row, 2, f->first && f->before_s > 0 ? f->before_mbps : NAN);
-		table_set_dbl(t, row, 3, f->first ? f->before_s : NAN);
-		table_set_dbl(t, row, 4, f->first && !f->full_start ? f->cache_mb : NAN);
+		table_set_known_dbl(t, row, 1, KNOWN_DBL_IF(f->first && f->before_s > 0, f->before_iops));
+		table_set_known_dbl(t, row, 2, KNOWN_DBL_IF(f->first && f->before_s > 0, f->before_mbps));
+		table_set_known_dbl(t, row, 3, KNOWN_DBL_IF(f->first, f->before_s));
+		table_set_known_dbl(t, row, 4, KNOWN_DBL_IF(f->first && !f->full_start, f->cache_mb));
 		table_set_int(t, row, 5, (int64_t)f->n);
-		table_set_dbl(t, row, 6, f->n ? f->len_med : NAN);
-		table_set_dbl(t, row, 7, f->n ? f->len_max : NAN);
-		table_set_dbl(t, row, 8, f->period);
-		table_set_dbl(t, row, 9, tr->lat.known ? tr->lat.p999 / 1e3 : NAN);
-		table_set_dbl(t, row, 10, tr->lat.known ? tr->lat.max / 1e3 : NAN);
+		table_set_known_dbl(t, row, 6, KNOWN_DBL_IF(f->n, f->len_med));
+		table_set_known_dbl(t, row, 7, KNOWN_DBL_IF(f->n, f->len_max));
+		table_set_known_dbl(t, row, 8, f->period);
+		table_set_known_dbl(t, row, 9, KNOWN_DBL_IF(tr->lat.known, tr->lat.p999 / 1e3));
+		table_set_known_dbl(t, row, 10, KNOWN_DBL_IF(tr->lat.known, tr->lat.max / 1e3));
 		table_set_str(t, row, 11, call[k]);
 		/* null when no stall came: the cache held everything written */
 		if (f->first)
 			table_set_str(t, row, 12, f->full_start ? "not empty" : "empty");
-		table_set_dbl(t, row, 13, f->idle_min);
+		table_set_known_dbl(t, row, 13, f->idle_min);
 	}
 	static const struct result_col gc[] = {
 		{ "target", "target", COL_STR, "", 0 },
@@ -79,7 +79,7 @@ smr_add_tables(struct run_result *r, const struct smr_fig *fig, const struct smr
 			table_set_int(t, row, 1, (int64_t)++rows);
 			table_set_dbl(t, row, 2, g->start_ns / 1e9);
 			table_set_dbl(t, row, 3, g->len_ns / 1e9);
-			table_set_dbl(t, row, 4, prev ? (g->start_ns - prev->start_ns) / 1e9 : NAN);
+			table_set_known_dbl(t, row, 4, KNOWN_DBL_IF(prev, (g->start_ns - prev->start_ns) / 1e9));
 			table_set_dbl(t, row, 5, g->bytes_before / 1e6);
 			prev = g;
 		}

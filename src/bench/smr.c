@@ -45,7 +45,7 @@ struct smr_prior {
 	uint64_t trim_len;
 	/* the long phase: fill, TRIM every other hole, rewrite the holes */
 	uint64_t long_start, long_len;	/* bytes; 0 no long phase */
-	double fresh_mbps, rewrite_mbps;	/* NAN until measured */
+	struct known_dbl fresh_mbps, rewrite_mbps;	/* unknown until measured */
 	int holes_rc;			/* TRIM of the holes: 0 done, -errno */
 	unsigned holes;
 };
@@ -151,7 +151,8 @@ smr_before(struct bench_ctx *c, char *err, size_t errlen)
 	for (size_t i = 0; i < c->n_targets && i < PLAN_MAX_TARGETS; i++) {
 		struct smr_prior *P = &S->prior[i];
 		prior_read(P, &c->targets[i]);
-		P->fresh_mbps = P->rewrite_mbps = NAN;
+		KNOWN_CLEAR(P->fresh_mbps);
+		KNOWN_CLEAR(P->rewrite_mbps);
 		if (P->host_managed) {
 			snprintf(err, errlen, "smr: %.80s has host-managed zones: it accepts only sequential "
 				 "writes at each zone's write pointer, so the random writes of this test "
@@ -226,7 +227,8 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 	if (fill || rewrite) {
 		unsigned i = st->idx[0];
 		struct smr_prior *P = &S->prior[i];
-		double mbps = sr->n_res && sr->res[0].ios && !sr->res[0].err.count ? sr->res[0].mbps : NAN;
+		struct known_dbl mbps = KNOWN_DBL_IF(sr->n_res && sr->res[0].ios && !sr->res[0].err.count,
+						     sr->res[0].mbps);
 		if (fill) {
 			P->fresh_mbps = mbps;
 			/* "delete every other 10 MB": TRIM the holes the rewrite fills */
@@ -248,7 +250,8 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 		((struct smr_io *)((char *)c->io_state + i * sizeof(struct smr_io)))->frozen = true;
 		if (!P->done)
 			prior_read(P, &c->targets[i]);
-		P->fresh_mbps = P->rewrite_mbps = NAN;
+		KNOWN_CLEAR(P->fresh_mbps);
+		KNOWN_CLEAR(P->rewrite_mbps);
 		if (want_long && long_steps(c, i, P) == 0 && P->long_len)
 			continue;	/* the TRIM of the span after the rewrite */
 		trim_span(c, i, P);
@@ -260,8 +263,7 @@ smr_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result 
 static void
 figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, struct smr_fig *f)
 {
-	memset(f, 0, sizeof(*f));
-	f->period = NAN;
+	memset(f, 0, sizeof(*f));	/* period, clean_mbps, idle_min unknown */
 	f->secs = tr->seconds;
 	f->iops = tr->iops;
 	f->mbps = tr->mbps;
@@ -300,10 +302,10 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 		f->len_max = len[nl - 1];
 	}
 	if (np) {
-		f->period = dbl_median(per, np);
+		f->period = known_dbl_of(dbl_median(per, np));
 		size_t ok = 0;
 		for (size_t i = 0; i < np; i++)
-			ok += fabs(per[i] - f->period) <= f->period / 2;
+			ok += fabs(per[i] - f->period.v) <= f->period.v / 2;
 		f->regular = ok * 10 >= np * 6;
 	}
 	if (f->first) {
@@ -320,7 +322,7 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 		 * from the first stall on over the time stalled is that rate */
 		f->full_start = f->first->bytes_before < FULL_START_BYTES;
 		uint64_t later = s->bytes - f->first->bytes_before;
-		f->clean_mbps = f->full_start && f->stalled_s > 0 && later ? later / 1e6 / f->stalled_s : NAN;
+		f->clean_mbps = KNOWN_DBL_IF(f->full_start && f->stalled_s > 0 && later, later / 1e6 / f->stalled_s);
 	}
 	free(len);
 	free(per);
@@ -332,9 +334,9 @@ figures(const struct smr_io *s, const struct target_result *tr, uint64_t thr, st
 static void
 idle_advice(struct smr_fig *f, double span, double mbps)
 {
-	f->idle_rate = f->clean_mbps > 0 ? f->clean_mbps : mbps;
+	f->idle_rate = f->clean_mbps.known && f->clean_mbps.v > 0 ? f->clean_mbps.v : mbps;
 	f->idle_cache = span > 0 && span < CACHE_ASSUMED ? span : CACHE_ASSUMED;
-	f->idle_min = f->full_start && f->idle_rate > 0 ? ceil(f->idle_cache / (f->idle_rate * 1e6) / 60) : NAN;
+	f->idle_min = KNOWN_DBL_IF(f->full_start && f->idle_rate > 0, ceil(f->idle_cache / (f->idle_rate * 1e6) / 60));
 }
 
 /* Seconds as a technician reads them: 63.2, 0.42 */
@@ -381,8 +383,8 @@ static const char *const call_name[] = { "CMR", "DM-SMR likely", "DM-SMR confirm
 static bool
 slow_rewrite(const struct smr_prior *P)
 {
-	return P->long_len && P->fresh_mbps > 0 && P->rewrite_mbps >= 0 &&
-	       P->rewrite_mbps < REWRITE_SLOW * P->fresh_mbps;
+	return P->long_len && P->fresh_mbps.known && P->fresh_mbps.v > 0 && P->rewrite_mbps.known &&
+	       P->rewrite_mbps.v >= 0 && P->rewrite_mbps.v < REWRITE_SLOW * P->fresh_mbps.v;
 }
 
 static enum smr_call
@@ -427,9 +429,9 @@ static void
 what_text(char *what, size_t n, const struct smr_fig *f, const struct target_result *tr, const char *bs)
 {
 	char a[32], b[32], c[32], s1[16], s2[16], s3[16], cache[112];
-	if (f->full_start && isfinite(f->idle_min))
+	if (f->full_start && f->idle_min.known)
 		snprintf(cache, sizeof(cache), "the media cache was not empty at the start: idle the drive "
-			 "~%.0f min, then re-test to measure it", f->idle_min);
+			 "~%.0f min, then re-test to measure it", f->idle_min.v);
 	else if (f->full_start)
 		snprintf(cache, sizeof(cache), "the media cache was not empty at the start: idle the drive, "
 			 "then re-test to measure it");
@@ -443,7 +445,7 @@ what_text(char *what, size_t n, const struct smr_fig *f, const struct target_res
 			 grp(a, sizeof(a), f->before_iops), secs(s1, sizeof(s1), f->before_s));
 	if (f->n >= 2)
 		snprintf(what, n, "%s a %s s stall every %s s; %s", head, secs(s2, sizeof(s2), f->len_med),
-			 secs(s3, sizeof(s3), f->period), cache);
+			 secs(s3, sizeof(s3), f->period.v), cache);	/* 2 stalls or more: known */
 	else if (f->n == 1)
 		snprintf(what, n, "%s a stall of %s%s s%s; %s", head, f->open_end ? "at least " : "",
 			 secs(s2, sizeof(s2), f->len_med), f->open_end ? " (under way at the end)" : "", cache);
@@ -461,10 +463,10 @@ cache_evidence(struct verdict *v, const struct smr_fig *f)
 		verdict_evidence(v, "%s MB written before the first stall, under %llu MB: the media cache was "
 				 "not empty at the start (a write run just before filled it); its size is not "
 				 "measured", grp(a, sizeof(a), f->cache_mb), FULL_START_BYTES >> 20);
-		if (isfinite(f->idle_min))
+		if (f->idle_min.known)
 			verdict_evidence(v, "idle ~%.0f min (no writes) before re-testing: a media cache of up to "
-					 "%.1f GB (assumed) cleaned at %.1f MB/s (%s)", f->idle_min,
-					 f->idle_cache / 1e9, f->idle_rate, f->clean_mbps > 0
+					 "%.1f GB (assumed) cleaned at %.1f MB/s (%s)", f->idle_min.v,
+					 f->idle_cache / 1e9, f->idle_rate, f->clean_mbps.known && f->clean_mbps.v > 0
 					 ? "written per second stalled, from the first stall on"
 					 : "this run's write rate");
 	} else if (f->first) {
@@ -496,7 +498,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 		if (f->n == 0 && slow_rewrite(P))
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
 					   "%s, but rewriting 10 MB holes ran at %.0f MB/s against %.0f MB/s "
-					   "fresh", name, what, P->rewrite_mbps, P->fresh_mbps);
+					   "fresh", name, what, P->rewrite_mbps.v, P->fresh_mbps.v);
 		else if (f->n == 0 && (P->verdict == SMR_LIKELY || P->verdict == SMR_ZONED))
 			v = result_verdict(r, lv, "smr", "%s: DM-SMR likely, keep it out of a ZFS/RAID pool: "
 					   "listed, not measured (%s; the media cache was not filled, run "
@@ -534,7 +536,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				 "%.1f s of %.1f s stalled", f->n, f->n == 1 ? "" : "s", thr_s * 1e3,
 				 f->len_min, f->len_max, f->len_med, f->stalled_s, f->secs);
 	if (f->n >= 2)
-		verdict_evidence(v, "stalls every %s s (median between starts)%s", secs(s3, sizeof(s3), f->period),
+		verdict_evidence(v, "stalls every %s s (median between starts)%s", secs(s3, sizeof(s3), f->period.v),
 				 f->regular ? ", regular" : ", irregular");
 	cache_evidence(v, f);
 	if (f->first && f->n >= 2)
@@ -551,7 +553,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				 (unsigned long long)(s / lb), (unsigned long long)(e / lb - 1), s / 1e9,
 				 e / 1e9, bs, p->params.qd);
 	}
-	if (P->long_len && t && !isfinite(P->fresh_mbps + P->rewrite_mbps)) {
+	if (P->long_len && t && !(P->fresh_mbps.known && P->rewrite_mbps.known)) {
 		verdict_evidence(v, "long phase: %s", r->interrupted ? "interrupted before it was measured"
 				 : "not measured (a step failed or moved no data)");
 	} else if (P->long_len && t) {
@@ -566,7 +568,7 @@ verdict_one(struct run_result *r, const struct plan *p, const struct target *t,
 				 "%s; rewriting them at %.1f MB/s = %.2fx the fresh rate",
 				 (unsigned long long)(P->long_start / lb),
 				 (unsigned long long)((P->long_start + P->long_len) / lb - 1), P->long_len / 1e9,
-				 P->fresh_mbps, holes, P->rewrite_mbps, P->rewrite_mbps / P->fresh_mbps);
+				 P->fresh_mbps.v, holes, P->rewrite_mbps.v, P->rewrite_mbps.v / P->fresh_mbps.v);
 	}
 	if (P->trim_asked) {
 		if (!P->trim_rc)
@@ -585,8 +587,9 @@ smr_finish(struct bench_ctx *c, struct run_result *r)
 {
 	const struct plan *p = c->plan;
 	struct smr_state *S = c->state;
-	double thr_s = plan_param_num(p, "stall");
-	uint64_t thr = (uint64_t)((isfinite(thr_s) ? thr_s : 0.5) * 1e9);
+	struct known_dbl thr_k = plan_param_known(p, "stall");
+	double thr_s = thr_k.known && isfinite(thr_k.v) ? thr_k.v : 0.5;
+	uint64_t thr = (uint64_t)(thr_s * 1e9);
 	const struct step_result *sr = r->n_steps ? &r->steps[0] : NULL;
 	if (!sr || sr->failed || !sr->n_res) {
 		result_verdict(r, VL_INFO, "smr", "unknown: the random writes did not run, nothing measured");
@@ -612,7 +615,8 @@ smr_finish(struct bench_ctx *c, struct run_result *r)
 			prior_read(P, t);	/* the step ended before on_step ran */
 		} else if (!P->done) {
 			P->rotating = -1;	/* no target to ask (a result judged afterwards) */
-			P->fresh_mbps = P->rewrite_mbps = NAN;
+			KNOWN_CLEAR(P->fresh_mbps);
+			KNOWN_CLEAR(P->rewrite_mbps);
 		}
 		io[k] = (const struct smr_io *)((const char *)c->io_state + i * sizeof(struct smr_io));
 		const struct target_result *tr = &sr->res[k];

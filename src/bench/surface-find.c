@@ -124,7 +124,7 @@ surface_find_slow(const struct surface_point *pts, size_t n, struct surface_slow
 			}
 			if (found < max)
 				out[found] = (struct surface_slow){ pts[a].off, pts[b - 1].off + pts[b - 1].len,
-								    rate(bytes, lat), tr, NAN, NAN };
+								    rate(bytes, lat), tr, { 0 }, { 0 } };
 			found++;
 		}
 		i = last + 1;

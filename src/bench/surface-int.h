@@ -58,7 +58,7 @@ struct surf_tgt {
 	bool scanned, quick;
 	uint64_t rs, re;		/* the scanned region, bytes */
 	unsigned lbs;			/* logical sector */
-	double access_ms, burst_mbps;
+	struct known_dbl access_ms, burst_mbps;	/* unknown: not measured */
 	struct surface_slow slow[MAX_SLOW];
 	size_t n_slow, slow_found;
 	struct surface_extent ext[MAX_EXT];	/* failed block ranges (skipped gaps joined) */

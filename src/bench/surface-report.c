@@ -79,8 +79,8 @@ struct cell {
 static bool
 slow_confirmed(const struct surface_slow *w)
 {
-	double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
-	return surface_is_slow(w->confirm_mbps, ref, CONFIRM_FRACTION);
+	double ref = w->control_mbps.known ? w->control_mbps.v : w->trend_mbps;
+	return w->confirm_mbps.known && surface_is_slow(w->confirm_mbps.v, ref, CONFIRM_FRACTION);
 }
 
 static void
@@ -174,11 +174,11 @@ surf_add_summary(struct result_table *x, const struct surf_rep *R, uint64_t tb_b
 		table_set_str(x, row, 0, R->name);
 		table_set_str(x, row, 1, T->quick ? RESULT_MODE_SAMPLED : "full");
 		table_set_int(x, row, 2, (int64_t)tb_bytes);
-		table_set_dbl(x, row, 3, isfinite(mn) ? mn : NAN);
+		table_set_known_dbl(x, row, 3, KNOWN_DBL_IF(isfinite(mn), mn));
 		table_set_dbl(x, row, 4, avg);
-		table_set_dbl(x, row, 5, mx > 0 ? mx : NAN);
-		table_set_dbl(x, row, 6, T->access_ms);
-		table_set_dbl(x, row, 7, T->burst_mbps);
+		table_set_known_dbl(x, row, 5, KNOWN_DBL_IF(mx > 0, mx));
+		table_set_known_dbl(x, row, 6, T->access_ms);
+		table_set_known_dbl(x, row, 7, T->burst_mbps);
 	}
 }
 
@@ -193,7 +193,7 @@ surf_add_buckets(struct result_table *x, const struct surf_rep *R)
 		table_set_str(x, row, 0, R->name);
 		table_set_str(x, row, 1, surface_bucket_name[b]);
 		table_set_int(x, row, 2, (int64_t)io->bucket[b]);
-		table_set_dbl(x, row, 3, nblk ? 100.0 * (double)io->bucket[b] / (double)nblk : NAN);
+		table_set_known_dbl(x, row, 3, KNOWN_DBL_IF(nblk, 100.0 * (double)io->bucket[b] / (double)nblk));
 	}
 }
 
@@ -210,7 +210,7 @@ surf_add_map(struct result_table *x, const struct surf_rep *R, const struct cell
 		table_set_int(x, row, 2, (int64_t)(off / T->lbs));
 		table_set_dbl(x, row, 3, (double)off / 1e9);
 		table_set_dbl(x, row, 4, rate(cell[k].bytes, cell[k].lat_us * 1000));
-		table_set_dbl(x, row, 5, cell[k].bytes ? (double)cell[k].max_us / 1e3 : NAN);
+		table_set_known_dbl(x, row, 5, KNOWN_DBL_IF(cell[k].bytes, (double)cell[k].max_us / 1e3));
 		table_set_int(x, row, 6, (int64_t)cell[k].failed);
 		size_t w = 0;
 		while (w < ARRAY_SIZE(surface_bucket_ms) && (double)cell[k].max_us / 1e3 >= surface_bucket_ms[w])
@@ -336,9 +336,9 @@ surf_judge_slow(struct result_table *x, const struct surf_rep *R)
 		table_set_dbl(x, row, 3, (double)w->start / 1e9);
 		table_set_dbl(x, row, 4, w->mbps);
 		table_set_dbl(x, row, 5, w->trend_mbps);
-		table_set_dbl(x, row, 6, w->confirm_mbps);
-		table_set_dbl(x, row, 7, w->control_mbps);
-		table_set_str(x, row, 8, slow_confirmed(w) ? "slow" : isfinite(w->confirm_mbps) ?
+		table_set_known_dbl(x, row, 6, w->confirm_mbps);
+		table_set_known_dbl(x, row, 7, w->control_mbps);
+		table_set_str(x, row, 8, slow_confirmed(w) ? "slow" : w->confirm_mbps.known ?
 			      "not repeated (noise)" : "not re-read");
 	}
 	if (n_slow) {
@@ -382,10 +382,12 @@ surf_judge_healthy(const struct surf_rep *R, struct surf_rates q)
 			 "(%.0f-%.0f MB/s, avg %.0f)", mn, mx, avg);
 	struct verdict *v = result_verdict(r, r->interrupted ? VL_INFO : VL_PASS, "surface", "%s: %s%s",
 					   R->name, txt, r->interrupted ? " so far (interrupted)" : "");
+	char am[32], bm[32];
 	if (v)
-		verdict_evidence(v, "%llu blocks of %u bytes, %llu over 150 ms; access %.3g ms, burst %.0f MB/s",
-				 (unsigned long long)nblk, io->bs,
-				 (unsigned long long)(io->bucket[4] + io->bucket[5]), T->access_ms, T->burst_mbps);
+		verdict_evidence(v, "%llu blocks of %u bytes, %llu over 150 ms; access %s ms, burst %s MB/s",
+				 (unsigned long long)nblk, io->bs, (unsigned long long)(io->bucket[4] + io->bucket[5]),
+				 known_fmt_dbl(&T->access_ms, "%.3g", "?", am, sizeof(am)),
+				 known_fmt_dbl(&T->burst_mbps, "%.0f", "?", bm, sizeof(bm)));
 }
 
 /* A note saying where an interrupted scan stopped. */

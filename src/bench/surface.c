@@ -391,7 +391,8 @@ after_scan(struct bench_ctx *c, unsigned t, const struct plan_step *st, const st
 	T->scanned = true;
 	T->quick = !strcmp(st->rp.pattern, "stride");
 	T->lbs = id->logical.known && id->logical.v ? (unsigned)id->logical.v : 512;
-	T->access_ms = T->burst_mbps = NAN;
+	KNOWN_CLEAR(T->access_ms);
+	KNOWN_CLEAR(T->burst_mbps);
 	if (tr->by_pos.n) {
 		T->rs = tr->by_pos.start;
 		T->re = tr->by_pos.end;
@@ -499,15 +500,15 @@ surface_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_res
 		else if (ph == PH_SCAN)
 			after_scan(c, t, st, &sr->res[k]);
 		else if (ph == PH_ACCESS)
-			T->access_ms = io->ph_n ? (double)io->ph_lat_ns / (double)io->ph_n / 1e6 : NAN;
+			T->access_ms = KNOWN_DBL_IF(io->ph_n, (double)io->ph_lat_ns / (double)io->ph_n / 1e6);
 		else if (ph == PH_BURST)
-			T->burst_mbps = rate(io->ph_bytes, io->ph_lat_ns);
+			T->burst_mbps = KNOWN_DBL_IF(io->ph_lat_ns, rate(io->ph_bytes, io->ph_lat_ns));
 		else if (ph == PH_CONFIRM && S->arg[i] >= 0 && (size_t)S->arg[i] / 2 < T->n_slow) {
 			pass_end(io);
 			struct surface_slow *w = &T->slow[S->arg[i] / 2];
-			double *dst = S->arg[i] % 2 ? &w->control_mbps : &w->confirm_mbps;
-			if (io->ph_best > 0 && !(*dst >= io->ph_best))	/* the fastest pass; NAN none yet */
-				*dst = io->ph_best;
+			struct known_dbl *dst = S->arg[i] % 2 ? &w->control_mbps : &w->confirm_mbps;
+			if (io->ph_best > 0 && !(dst->known && dst->v >= io->ph_best))	/* the fastest pass */
+				*dst = known_dbl_of(io->ph_best);
 		}
 	}
 	/* what the next step measures, for its targets' hooks */

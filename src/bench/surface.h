@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/known.h"
 
 /* One measured point of the curve: bytes read at [off, off+len) taking
  * lat_ns of device time (sum of the reads' latencies at queue depth 1). */
@@ -21,8 +22,8 @@ struct surface_slow {
 	uint64_t start, end;		/* bytes [start, end) */
 	double mbps;			/* its rate */
 	double trend_mbps;		/* its neighbours' (median) */
-	double confirm_mbps;		/* on a re-read, NAN not re-read */
-	double control_mbps;		/* as many blocks beside it re-read the same way, NAN none */
+	struct known_dbl confirm_mbps;	/* on a re-read; unknown: not re-read */
+	struct known_dbl control_mbps;	/* as many blocks beside it re-read the same way */
 };
 
 #define SURFACE_SLOW_FRACTION 0.6	/* slower than 60 % of the trend ... */

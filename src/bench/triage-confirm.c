@@ -142,9 +142,9 @@ triage_confirm_done(struct bench_ctx *c, size_t i, unsigned t, const struct targ
 	T->cf_done[arg / 2]++;
 	if (io->cf_best > 0) {
 		struct surface_slow *w = &T->slow[arg / 2];
-		double *dst = arg % 2 ? &w->control_mbps : &w->confirm_mbps;
-		if (!(*dst >= io->cf_best))
-			*dst = io->cf_best;
+		struct known_dbl *dst = arg % 2 ? &w->control_mbps : &w->confirm_mbps;
+		if (!(dst->known && dst->v >= io->cf_best))
+			*dst = known_dbl_of(io->cf_best);
 	}
 }
 
@@ -159,10 +159,10 @@ triage_confirm_classify(struct bench_ctx *c, size_t t)
 		const struct surface_slow *w = &T->slow[k];
 		uint64_t a, len, beside;
 		unsigned need = cf_span(c, (unsigned)t, k, &a, &len, &beside);
-		double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
+		double ref = w->control_mbps.known ? w->control_mbps.v : w->trend_mbps;
 		if (T->cf_done[k] < need)
 			T->cf_state[k] = CF_UNCONFIRMED;
-		else if (isfinite(w->confirm_mbps) && w->confirm_mbps < TRI_CF_FRACTION * ref)
+		else if (w->confirm_mbps.known && w->confirm_mbps.v < TRI_CF_FRACTION * ref)
 			T->cf_state[k] = CF_SLOW;
 		else
 			T->cf_state[k] = CF_NOT_SLOW;
@@ -182,10 +182,12 @@ triage_confirm_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char
 	for (size_t k = 0; k < T->n_slow; k++) {
 		const struct surface_slow *w = &T->slow[k];
 		unsigned long long la = w->start / lbs, lb = (w->end - 1) / lbs;
-		double ref = isfinite(w->control_mbps) ? w->control_mbps : w->trend_mbps;
+		double ref = w->control_mbps.known ? w->control_mbps.v : w->trend_mbps;
+		char cf[32];
+		known_fmt_dbl(&w->confirm_mbps, "%.1f", "?", cf, sizeof(cf));
 		if (T->cf_state[k] == CF_NOT_SLOW) {
-			strlist_addf(ev, "not slow on re-reading: LBA %llu-%llu read %.1f MB/s in the pass, %.1f "
-				     "re-read against %.1f beside it", la, lb, w->mbps, w->confirm_mbps, ref);
+			strlist_addf(ev, "not slow on re-reading: LBA %llu-%llu read %.1f MB/s in the pass, %s "
+				     "re-read against %.1f beside it", la, lb, w->mbps, cf, ref);
 			continue;
 		}
 		if (T->cf_state[k] == CF_UNCONFIRMED) {
@@ -198,8 +200,8 @@ triage_confirm_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char
 			triage_add_reason(why, wn, "slow range LBA %llu-%llu (%.3f-%.3f GB) at %.1f MB/s against "
 					  "%.1f around it%s", la, lb, (double)w->start / 1e9, (double)w->end / 1e9,
 					  w->mbps, w->trend_mbps, T->n_conf > 1 ? " and more" : "");
-		strlist_addf(ev, "slow range: LBA %llu-%llu, %.1f MB/s against %.1f; re-read %.1f against %.1f "
-			     "beside it", la, lb, w->mbps, w->trend_mbps, w->confirm_mbps, ref);
+		strlist_addf(ev, "slow range: LBA %llu-%llu, %.1f MB/s against %.1f; re-read %s against %.1f "
+			     "beside it", la, lb, w->mbps, w->trend_mbps, cf, ref);
 	}
 	if (T->slow_found > T->n_slow)
 		strlist_addf(ev, "info: %zu more slow range candidates past the first %d, not re-read, not judged",

@@ -81,11 +81,12 @@ struct tri_io {
 };
 
 struct tri_tgt {
-	double solo, shared;		/* MB/s, NAN unmeasured */
-	double solo_pct, shared_pct;	/* of the peers' median, NAN no peers */
+	struct known_dbl solo, shared;		/* MB/s; unknown: unmeasured */
+	struct known_dbl solo_pct, shared_pct;	/* of the peers' median; unknown: no peers */
 	/* the peer rule's rates [alone, together]: without the time its failed
-	 * reads took (left_s, over left_n reads); NAN unmeasured */
-	double net[2], left_s[2];
+	 * reads took (left_s, over left_n reads); unknown: unmeasured */
+	struct known_dbl net[2];
+	double left_s[2];
 	uint64_t left_n[2];
 	/* the bench history's read rates of other drives of its model (asked
 	 * once; alone only: the history holds no shared rates) */
@@ -110,7 +111,7 @@ struct tri_tgt {
 	uint64_t wv_start, wv_end;	/* bytes, its span */
 	uint64_t wv_done;		/* written and read back up to here (bytes) */
 	bool wv_complete;
-	double temp_peak;		/* warmest reading during the reads; NAN none */
+	struct known_dbl temp_peak;	/* warmest reading during the reads */
 };
 
 struct tri_state {
@@ -190,7 +191,7 @@ void triage_confirm_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv,
 struct tri_ref {
 	size_t n_group;			/* its peers: the others on the bench, history drives */
 	size_t n, n_bench, n_hist;	/* drives in the reference */
-	double median;			/* MB/s; NAN: no reference (why says why) */
+	struct known_dbl median;	/* MB/s; unknown: no reference (why says why) */
 	char names[256];		/* the bench drives in it */
 	char left[384];			/* the peers left out, each with its reason */
 	char why[768];
@@ -198,8 +199,8 @@ struct tri_ref {
 /* after the solo or shared step of drive t: its rate for the peer rule */
 void triage_peer_rate(struct bench_ctx *c, unsigned t, int m, const struct target_result *tr);
 void triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref);
-/* t's rate as % of its group's reference, NAN none (or t has no rate) */
-double triage_peer_pct(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref);
+/* t's rate as % of its group's reference; unknown: none (or t has no rate) */
+struct known_dbl triage_peer_pct(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref);
 /* the verdict's part: sets T->solo_pct, shared_pct; reasons, evidence */
 void triage_peer_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
 		       struct strlist *ev);

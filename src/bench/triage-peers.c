@@ -62,7 +62,7 @@ triage_peer_rate(struct bench_ctx *c, unsigned t, int m, const struct target_res
 {
 	struct tri_tgt *T = &((struct tri_state *)c->state)->t[t];
 	const struct tri_io *io = tri_io_of(c, t);
-	double mbps = tr->ios ? tr->mbps : NAN;
+	struct known_dbl mbps = KNOWN_DBL_IF(tr->ios, tr->mbps);
 	/* reads in flight at the end of the measured span were all issued in
 	 * it: the union's part past it is one piece, from its end to the last */
 	double past = (double)io->fail_end[m] / 1e9 - tr->seconds;
@@ -71,18 +71,18 @@ triage_peer_rate(struct bench_ctx *c, unsigned t, int m, const struct target_res
 	double s = tr->seconds - left;
 	T->left_n[m] = io->fail_n[m];
 	T->left_s[m] = left;
-	T->net[m] = !io->fail_n[m] ? mbps : tr->ios && s > 0 ? (double)tr->bytes / s / 1e6 : NAN;
+	T->net[m] = !io->fail_n[m] ? mbps : KNOWN_DBL_IF(tr->ios && s > 0, (double)tr->bytes / s / 1e6);
 }
 
-/* The rate the rule judges (m 0 alone, 1 together), NAN none: a rule cut
- * its read short (one left out by --fail-below keeps its rate alone). */
-static double
+/* The rate the rule judges (m 0 alone, 1 together), unknown when a rule
+ * cut its read short (one left out by --fail-below keeps its rate alone). */
+static struct known_dbl
 rate_of(const struct bench_ctx *c, size_t j, int m)
 {
 	const struct tri_tgt *T = &((const struct tri_state *)c->state)->t[j];
 	if (T->out && (m || !T->out_slow))
-		return NAN;
-	return isfinite(T->net[m]) && T->net[m] > 0 ? T->net[m] : NAN;
+		return (struct known_dbl){ 0 };
+	return KNOWN_DBL_IF(T->net[m].known && isfinite(T->net[m].v) && T->net[m].v > 0, T->net[m].v);
 }
 
 /* What keeps drive j out of a reference, NULL nothing. */
@@ -122,19 +122,18 @@ triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 	const struct tri_state *S = c->state;
 	double v[PLAN_MAX_TARGETS + TRI_HIST_MAX], w[PLAN_MAX_TARGETS + TRI_HIST_MAX];
 	size_t from[PLAN_MAX_TARGETS + TRI_HIST_MAX], n = 0;
-	memset(ref, 0, sizeof(*ref));
-	ref->median = NAN;
+	memset(ref, 0, sizeof(*ref));	/* the median unknown */
 	for (size_t j = 0; j < c->n_targets; j++) {
 		if (!peers(c, t, j))
 			continue;
 		ref->n_group += j != t;
-		double r = rate_of(c, j, m);
+		struct known_dbl r = rate_of(c, j, m);
 		const char *f = finding(c, j);
-		if (isfinite(r) && f) {
+		if (r.known && f) {
 			add_name(ref->left, sizeof(ref->left), "%s (%s)", triage_name(c, j), f);
-		} else if (isfinite(r)) {
+		} else if (r.known) {
 			from[n] = j;
-			v[n++] = r;
+			v[n++] = r.v;
 		}
 	}
 	if (!m && c->plan->ident[t].model[0]) {	/* the history holds no shared rates */
@@ -173,15 +172,15 @@ triage_peer_ref(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 			 ref->left[0] ? "; left out: " : "", ref->left);
 		return;
 	}
-	ref->median = dbl_median(v, k);
+	ref->median = known_dbl_of(dbl_median(v, k));
 }
 
-double
+struct known_dbl
 triage_peer_pct(const struct bench_ctx *c, size_t t, int m, struct tri_ref *ref)
 {
 	triage_peer_ref(c, t, m, ref);
-	double me = rate_of(c, t, m);
-	return isfinite(me) && isfinite(ref->median) ? 100.0 * me / ref->median : NAN;
+	struct known_dbl me = rate_of(c, t, m);
+	return KNOWN_DBL_IF(me.known && ref->median.known, 100.0 * me.v / ref->median.v);
 }
 
 /* The verdict's part: both rates against their references, the rules
@@ -196,33 +195,37 @@ triage_peer_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *w
 	double fail_below = plan_param_num(c->plan, "fail-below");
 	static const char *const which[2] = { "alone", "together" };
 	struct tri_ref R[2];
+	struct known_dbl pk[2];
 	double pct[2];
-	for (int m = 0; m < 2; m++)
-		pct[m] = triage_peer_pct(c, t, m, &R[m]);
-	T->solo_pct = pct[0];
-	T->shared_pct = pct[1];
+	for (int m = 0; m < 2; m++) {
+		pk[m] = triage_peer_pct(c, t, m, &R[m]);
+		pct[m] = pk[m].v;
+	}
+	T->solo_pct = pk[0];
+	T->shared_pct = pk[1];
 	if (!R[0].n_group && !R[1].n_group) {
 		strlist_add(ev, "no peers (no other drive of this model or size): no peer comparison");
 		return;
 	}
-	bool both = !isfinite(pct[0]) && !isfinite(pct[1]) && isfinite(rate_of(c, t, 0)) &&
-		    isfinite(rate_of(c, t, 1)) && !strcmp(R[0].why, R[1].why);
+	bool both = !pk[0].known && !pk[1].known && rate_of(c, t, 0).known &&
+		    rate_of(c, t, 1).known && !strcmp(R[0].why, R[1].why);
 	for (int m = 0; m < 2; m++) {
-		double me = rate_of(c, t, m);
-		if (T->left_n[m] && isfinite(me))
+		struct known_dbl mk = rate_of(c, t, m);
+		double me = mk.v;
+		if (T->left_n[m] && mk.known)
 			strlist_addf(ev, "%s: its %llu failed read%s took %.1f s, left out of its rate for the peer "
 				     "rule (%.1f MB/s with %s)", which[m], (unsigned long long)T->left_n[m],
-				     T->left_n[m] == 1 ? "" : "s", T->left_s[m], m ? T->shared : T->solo,
+				     T->left_n[m] == 1 ? "" : "s", T->left_s[m], m ? T->shared.v : T->solo.v,
 				     T->left_n[m] == 1 ? "it" : "them");
-		if (!isfinite(me) || (both && m))
+		if (!mk.known || (both && m))
 			continue;
-		if (!isfinite(pct[m])) {
+		if (!pk[m].known) {
 			strlist_addf(ev, "peer rule skipped %s: %s", both ? "alone and together" : which[m], R[m].why);
 			continue;
 		}
 		strlist_addf(ev, "%s: %.1f MB/s, %.0f %% of its peers' median (%zu on the bench, %zu from the bench "
 			     "history); the reference: %.1f MB/s, the median of the drives without findings%s%s%s%s%s",
-			     which[m], me, pct[m], R[m].n_bench, R[m].n_hist, R[m].median, R[m].names[0] ? " (" : "",
+			     which[m], me, pct[m], R[m].n_bench, R[m].n_hist, R[m].median.v, R[m].names[0] ? " (" : "",
 			     R[m].names, R[m].names[0] ? ")" : "", R[m].left[0] ? "; left out: " : "", R[m].left);
 		if (fail_below > 0 && pct[m] < fail_below) {
 			*lv = VL_FAIL;

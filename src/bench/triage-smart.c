@@ -215,7 +215,7 @@ raise_to(enum verdict_level *lv, enum verdict_level to)
  * the rules (too warm: fail; new reallocated or pending sectors: fail; any
  * other predictor that grew, a link below capability: warn). */
 void
-triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, double temp_peak, double max_temp,
+triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct known_dbl temp_peak, double max_temp,
 		   const char *ns_rule, enum verdict_level *lv, char *why, size_t wn, struct strlist *ev)
 {
 	const struct tri_snap *any = a->taken ? a : b;
@@ -230,11 +230,12 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, double te
 		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
 		return;
 	}
-	double temp = a->temp_known ? a->temp_c : b->temp_known ? b->temp_c : NAN;
-	if (isfinite(temp)) {
+	bool temp_known = a->temp_known || b->temp_known;
+	double temp = a->temp_known ? a->temp_c : b->temp_c;
+	if (temp_known && isfinite(temp)) {
 		strlist_addf(ev, "temperature: %.0f C (limit %.0f C)", temp, max_temp);
-		if (isfinite(temp_peak))
-			strlist_addf(ev, "temperature while reading: up to %.0f C", temp_peak);
+		if (temp_peak.known)
+			strlist_addf(ev, "temperature while reading: up to %.0f C", temp_peak.v);
 		if (temp > max_temp) {
 			raise_to(lv, VL_FAIL);
 			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);

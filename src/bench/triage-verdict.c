@@ -85,17 +85,17 @@ table_row(struct bench_ctx *c, struct result_table *tb, size_t t, enum verdict_l
 		table_set_str(tb, row, C_MODEL, id->model);
 	if (id->serial[0])
 		table_set_str(tb, row, C_SERIAL, id->serial);
-	table_set_dbl(tb, row, C_SOLO, T->solo);
-	table_set_dbl(tb, row, C_SHARED, T->shared);
-	table_set_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
-	table_set_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
+	table_set_known_dbl(tb, row, C_SOLO, T->solo);
+	table_set_known_dbl(tb, row, C_SHARED, T->shared);
+	table_set_known_dbl(tb, row, C_SOLO_PCT, T->solo_pct);
+	table_set_known_dbl(tb, row, C_SHARED_PCT, T->shared_pct);
 	if (T->scanned) {
 		table_set_int(tb, row, C_EXT, (int64_t)(io->n_ext + io->ext_lost));
 		table_set_int(tb, row, C_SLOW, (int64_t)T->n_conf);
 	}
-	table_set_dbl(tb, row, C_MAXMS, io->max_lat_ns ? (double)io->max_lat_ns / 1e6 : NAN);
+	table_set_known_dbl(tb, row, C_MAXMS, KNOWN_DBL_IF(io->max_lat_ns, (double)io->max_lat_ns / 1e6));
 	const struct tri_snap *sn = S->after[t].temp_known ? &S->after[t] : &S->before[t];
-	table_set_dbl(tb, row, C_TEMP, sn->temp_known ? sn->temp_c : NAN);
+	table_set_known_dbl(tb, row, C_TEMP, KNOWN_DBL_IF(sn->temp_known, sn->temp_c));
 	const struct tri_snap *sa = S->after[t].smart ? &S->after[t] : &S->before[t];
 	if (sa->smart && sa->attr[0].known)	/* triage_smart_ids[0] = 5 */
 		table_set_int(tb, row, C_REALLOC, (int64_t)sa->attr[0].v);
@@ -209,7 +209,7 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	const struct plan *p = c->plan;
 	if (!S->done)	/* stopped before the first step ended: nothing measured */
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
-			S->t[t].solo = S->t[t].shared = NAN;
+			S->t[t].solo = S->t[t].shared = (struct known_dbl){ 0 };
 	triage_snapshot(p, c->targets, c->n_targets, true, S->after);
 	struct result_table *tb = result_table_add(r, "triage", "Bench triage: one row per drive", cols,
 							S->wv ? N_COLS : N_COLS - 1);

@@ -381,10 +381,10 @@ mark_out(struct bench_ctx *c, bool solos_done)
 {
 	struct tri_state *S = c->state;
 	double fb = plan_param_num(c->plan, "fail-below");
-	double pcts[PLAN_MAX_TARGETS];
+	struct known_dbl pcts[PLAN_MAX_TARGETS];
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_ref R;
-		pcts[t] = solos_done && fb > 0 && !S->t[t].out ? triage_peer_pct(c, t, 0, &R) : NAN;
+		pcts[t] = solos_done && fb > 0 && !S->t[t].out ? triage_peer_pct(c, t, 0, &R) : (struct known_dbl){ 0 };
 	}
 	for (size_t t = 0; t < c->n_targets; t++) {
 		struct tri_tgt *T = &S->t[t];
@@ -396,11 +396,11 @@ mark_out(struct bench_ctx *c, bool solos_done)
 			snprintf(T->out_why, sizeof(T->out_why), "%s", io->rule);
 			continue;
 		}
-		double pct = pcts[t];
-		if (fb > 0 && isfinite(pct) && pct < fb) {
+		double pct = pcts[t].v;	/* known: its alone rate (net[0]) is too */
+		if (fb > 0 && pcts[t].known && pct < fb) {
 			T->out = T->out_slow = true;
 			snprintf(T->out_why, sizeof(T->out_why), "slow: alone %.0f %% of its peers' median "
-				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->net[0], fb);
+				 "(%.1f MB/s) (--fail-below %.0f %%)", pct, T->net[0].v, fb);
 		}
 	}
 }
@@ -429,8 +429,8 @@ triage_on_tick(struct bench_ctx *c, const struct plan_step *st, double step_s)
 		if (t >= c->n_targets || !s->smart || !s->temp_known)
 			continue;
 		struct tri_tgt *T = &S->t[t];
-		if (!(s->temp_c <= T->temp_peak))
-			T->temp_peak = s->temp_c;
+		if (!T->temp_peak.known || !(s->temp_c <= T->temp_peak.v))
+			T->temp_peak = known_dbl_of(s->temp_c);
 		struct tri_io *io = tri_io_of(c, t);
 		if (s->temp_c > max_temp && !atomic_load_explicit(&io->temp_stop, memory_order_relaxed)) {
 			snprintf(io->temp_why, sizeof(io->temp_why), "too warm while reading: %.0f C after %.1f s "
@@ -452,7 +452,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		S->n_kind = 1;
 		for (size_t t = 0; t < PLAN_MAX_TARGETS; t++)
 			S->t[t].solo = S->t[t].shared = S->t[t].solo_pct = S->t[t].shared_pct =
-				S->t[t].temp_peak = S->t[t].net[0] = S->t[t].net[1] = NAN;
+				S->t[t].temp_peak = S->t[t].net[0] = S->t[t].net[1] = (struct known_dbl){ 0 };
 		for (unsigned t = 0; t < c->n_targets; t++) {	/* the solo samples' failed reads only */
 			struct tri_io *io = tri_io_of(c, t);
 			io->fail_n[0] = io->fail_ns[0] = io->fail_end[0] = 0;
@@ -466,7 +466,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 	for (unsigned k = 0; k < st->n && k < sr->n_res; k++) {
 		unsigned t = st->idx[k];
 		const struct target_result *tr = &sr->res[k];
-		double mbps = tr->ios ? tr->mbps : NAN;
+		struct known_dbl mbps = KNOWN_DBL_IF(tr->ios, tr->mbps);
 		if (kind == TK_SOLO) {
 			S->t[t].solo = mbps;
 			triage_peer_rate(c, t, 0, tr);
@@ -500,7 +500,7 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 			T->slow_found -= T->n_slow - kept;
 			T->n_slow = kept;
 			for (size_t w = 0; w < T->n_slow; w++)
-				T->slow[w].confirm_mbps = T->slow[w].control_mbps = NAN;
+				T->slow[w].confirm_mbps = T->slow[w].control_mbps = (struct known_dbl){ 0 };
 		}
 		io->n_ext = surface_merge(io->ext, io->n_ext);
 		free(io->pt);

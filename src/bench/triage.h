@@ -41,10 +41,10 @@ int triage_snapshot(const struct plan *p, const struct target *tg, size_t n, boo
 void triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, unsigned lbs,
 			   enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
 /* SMART before and after (temp_peak: the warmest reading during the
- * reads, NAN none) and the inventory's checks: evidence, reasons and the
+ * reads, unknown none) and the inventory's checks: evidence, reasons and the
  * rules (too warm: fail; new reallocated or pending sectors: --new-sectors
  * ns_rule; any other predictor that grew, a link below capability: warn). */
-void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, double temp_peak, double max_temp,
+void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct known_dbl temp_peak, double max_temp,
 			const char *ns_rule, enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
 void triage_snap_free(struct tri_snap *s);
 #endif

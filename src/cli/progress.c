@@ -23,7 +23,7 @@ progress_line(const struct run_snapshot *s, bool final)
 	if (s->eta_s.known)
 		snprintf(left, sizeof(left), "%d:%02d", (int)eta / 60, (int)eta % 60);
 	fprintf(stderr, "\r[%s] %s step %u/%u %8.1f MB/s %8.0f IOPS  ETA %s%s\033[K", bar, s->test,
-		s->step, s->n_steps, s->total_mbps, s->total_iops, left,
+		s->step, s->n_steps, s->total_mbps.v, s->total_iops, left,
 		s->total_errors ? "  errors!" : "");
 	fflush(stderr);
 }

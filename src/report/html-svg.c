@@ -486,7 +486,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 		size_t d = s->active.n ? s->active.n : s->n_res;
 		maxd = d > maxd ? d : maxd;
 		ls[0].x[k] = ls[1].x[k] = (double)d;
-		ls[0].y[k] = s->aggregate_mbps > 0 ? s->aggregate_mbps : NAN;
+		ls[0].y[k] = s->aggregate_mbps.known && s->aggregate_mbps.v > 0 ? s->aggregate_mbps.v : NAN;
 		ls[1].y[k] = s->ideal_mbps;
 		k++;
 	}

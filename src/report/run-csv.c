@@ -20,7 +20,7 @@ cell(FILE *f, bool known, double v, int prec)
 
 static void
 row(FILE *f, const struct run_result *r, const struct step_result *st, unsigned step, size_t active,
-    double agg, double ideal, const struct target_result *t)
+    struct known_dbl agg, double ideal, const struct target_result *t)
 {
 	fprintf(f, "%s,%u,%zu,\"%s\"", r->test, step, active, t->target);
 	bool ran = t->seconds > 0;
@@ -43,7 +43,7 @@ row(FILE *f, const struct run_result *r, const struct step_result *st, unsigned 
 			(unsigned long long)t->err.last_offset);
 	else
 		fputs(",,", f);
-	cell(f, step > 0, agg, 2);
+	cell(f, step > 0 && agg.known, agg.v, 2);
 	cell(f, ideal > 0, ideal, 2);
 	bool own = st && st->bs;	/* the step's own parameters when recorded */
 	fprintf(f, ",%u,%u,%s", own ? st->bs : r->params.bs, own ? st->qd : r->params.qd,
@@ -88,7 +88,7 @@ run_csv_print(FILE *f, const struct run_result *r)
 	      "errors,first_error_offset,last_error_offset,aggregate_mbps,ideal_mbps,bs,qd,interrupted,"
 	      "stopped_early,ramp_errors\n", f);
 	for (size_t i = 0; i < r->n_solo; i++)
-		row(f, r, NULL, 0, 1, 0, 0, &r->solo[i]);
+		row(f, r, NULL, 0, 1, (struct known_dbl){ 0 }, 0, &r->solo[i]);
 	for (size_t s = 0; s < r->n_steps; s++) {
 		const struct step_result *st = &r->steps[s];
 		for (size_t k = 0; k < st->n_res; k++)

@@ -284,7 +284,7 @@ run_json(const struct run_result *r)
 		for (size_t k = 0; k < s->n_res; k++)
 			json_object_array_add(res, target_json(&s->res[k]));
 		json_object_object_add(so, "results", res);
-		json_object_object_add(so, "aggregate_mbps", jd(s->aggregate_mbps, 2));
+		json_object_object_add(so, "aggregate_mbps", doc_known_dbl_prec(&s->aggregate_mbps, 2));
 		json_object_object_add(so, "ideal_mbps", s->ideal_mbps > 0 ? jd(s->ideal_mbps, 2) : NULL);
 		struct json_object *cpu = json_object_new_object();
 		json_object_object_add(cpu, "usr_s", jd(s->cpu_usr_s, 3));

@@ -102,6 +102,15 @@ gd_rate(struct ld *L, struct json_object *o, const char *k)
 	return d > 0 ? known_dbl_of(d) : (struct known_dbl){ 0 };
 }
 
+/* A value a document writes as null when unknown (a number, 0 too, is known). */
+static struct known_dbl
+gd_known(struct ld *L, struct json_object *o, const char *k)
+{
+	struct json_object *v = get(o, k);
+	double d = num(L, v, k, 0);
+	return v ? known_dbl_of(d) : (struct known_dbl){ 0 };
+}
+
 static double
 gdn(struct ld *L, struct json_object *o, const char *k)	/* null -> NaN */
 {
@@ -541,7 +550,7 @@ step_load(struct ld *L, struct json_object *so, struct step_result *s, size_t i)
 		return ld_bad(L, "step", "not an object");
 	s->index = (unsigned)gum(L, so, "index", UINT32_MAX);
 	int rc = glist(L, so, "active", &s->active);
-	s->aggregate_mbps = gd(L, so, "aggregate_mbps");
+	s->aggregate_mbps = gd_known(L, so, "aggregate_mbps");
 	s->ideal_mbps = gd(L, so, "ideal_mbps");
 	s->seconds = gd(L, so, "seconds");
 	gs(L, so, "label", s->label, sizeof(s->label));

@@ -140,13 +140,13 @@ run_text_print(FILE *f, const struct run_result *r)
 		for (size_t k = 0; k < st->n_res; k++)
 			target_row(f, idx, &st->res[k]);
 		if (multi || st->n_res > 1) {
-			if (isfinite(st->aggregate_mbps))
-				fprintf(f, "%-5s %-16s %9.1f", "", "= aggregate", st->aggregate_mbps);
+			if (st->aggregate_mbps.known)
+				fprintf(f, "%-5s %-16s %9.1f", "", "= aggregate", st->aggregate_mbps.v);
 			else
 				fprintf(f, "%-5s %-16s %9s", "", "= aggregate", "?");
-			if (st->ideal_mbps > 0 && isfinite(st->aggregate_mbps))
+			if (st->ideal_mbps > 0 && st->aggregate_mbps.known)
 				fprintf(f, "   ideal %.1f MB/s (%.0f %%)", st->ideal_mbps,
-					100.0 * st->aggregate_mbps / st->ideal_mbps);
+					100.0 * st->aggregate_mbps.v / st->ideal_mbps);
 			if (st->window_s > 0)
 				fprintf(f, "   over the %.1f s all ran", st->window_s);
 			fputc('\n', f);

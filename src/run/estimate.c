@@ -303,9 +303,9 @@ estimate_input(const struct run_result *r, const struct run_result *smr, struct 
 		knee |= r->verdicts[i].knee_drives > 0;
 	if (knee)
 		for (size_t s = 0; s < r->n_steps; s++)
-			if (!r->steps[s].failed && r->steps[s].aggregate_mbps >
-						      (in->ctrl_cap_mbps.known ? in->ctrl_cap_mbps.v : 0))
-				KNOWN_SET(in->ctrl_cap_mbps, r->steps[s].aggregate_mbps);
+			if (!r->steps[s].failed && r->steps[s].aggregate_mbps.known &&
+			    r->steps[s].aggregate_mbps.v > (in->ctrl_cap_mbps.known ? in->ctrl_cap_mbps.v : 0))
+				KNOWN_SET(in->ctrl_cap_mbps, r->steps[s].aggregate_mbps.v);
 	/* an smr result: each drive's rate while rewriting ("rewrite NAME" steps) */
 	for (size_t s = 0; smr && s < smr->n_steps; s++) {
 		const struct step_result *sr = &smr->steps[s];

@@ -76,12 +76,10 @@ step_aggregate(struct step_result *sr, const struct plan_step *st, struct worker
 		tmin = t < tmin ? t : tmin;
 		tmax = t > tmax ? t : tmax;
 	}
-	sr->aggregate_mbps = 0;
+	KNOWN_CLEAR(sr->aggregate_mbps);
 	sr->window_s = 0;
-	if (!measured) {	/* nothing measured (interrupted, failed): unknown, not 0 */
-		sr->aggregate_mbps = NAN;
+	if (!measured)	/* nothing measured (interrupted, failed): unknown, not 0 */
 		return;
-	}
 	double tol = tmax * 0.02 > 0.2 ? tmax * 0.02 : 0.2;	/* two intervals or 2 % */
 	bool spread = tmax - tmin > tol;
 	for (size_t k = 0; k < sr->n_res; k++) {
@@ -92,8 +90,10 @@ step_aggregate(struct step_result *sr, const struct plan_step *st, struct worker
 		t->stopped_early = sr->n_res > 1 && early && (t->note[0] || st->seconds > 0);
 	}
 	if (!spread || !have_w) {
+		double sum = 0;
 		for (size_t k = 0; k < sr->n_res; k++)
-			sr->aggregate_mbps += sr->res[k].mbps;
+			sum += sr->res[k].mbps;
+		KNOWN_SET(sr->aggregate_mbps, sum);
 		return;
 	}
 	double bytes = 0;
@@ -105,6 +105,6 @@ step_aggregate(struct step_result *sr, const struct plan_step *st, struct worker
 		bytes += (double)(sr->res[k].bytes > after ? sr->res[k].bytes - after : 0);
 	}
 	sr->window_s = tmin;
-	sr->aggregate_mbps = bytes / tmin / 1e6;
+	KNOWN_SET(sr->aggregate_mbps, bytes / tmin / 1e6);
 }
 

@@ -344,12 +344,18 @@ plan_writes(const struct plan *p)
 	return false;
 }
 
-double
-plan_param_num(const struct plan *p, const char *name)
+struct known_dbl
+plan_param_known(const struct plan *p, const char *name)
 {
 	struct bench_value tmp;
 	const struct bench_value *v = param_value(p, name, &tmp);
-	return v ? v->num : NAN;
+	return v ? known_dbl_of(v->num) : (struct known_dbl){ 0 };
+}
+
+double
+plan_param_num(const struct plan *p, const char *name)
+{
+	return plan_param_known(p, name).v;
 }
 
 const char *

@@ -87,7 +87,7 @@ struct step_result {
 	struct strlist active;	/* targets active in this step */
 	struct target_result *res;
 	size_t n_res;
-	double aggregate_mbps;
+	struct known_dbl aggregate_mbps;	/* unknown: nothing measured (interrupted, failed) */
 	double ideal_mbps;	/* sum of single-drive rates of the active set; 0 = n/a */
 	double cpu_usr_s, cpu_sys_s;
 	double seconds;

@@ -355,7 +355,7 @@ runner_main(void *arg)
 				snprintf(m, sizeof(m), "step %u could not run: %s", sr->index, strerror(-rc));
 			runner_note(r, m);
 			sr->failed = true;
-			sr->aggregate_mbps = NAN;
+			KNOWN_CLEAR(sr->aggregate_mbps);
 			r->res.failed = true;
 		}
 		if (bt && bt->on_step && !sr->failed) {

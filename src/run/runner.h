@@ -92,8 +92,10 @@ int plan_set_param(struct plan *p, const char *name, const char *text, char *err
 bool plan_writes(const struct plan *p);
 /* Set a parameter from a value (the picker's form); 0 / -ENOENT / -EINVAL. */
 int plan_set_value(struct plan *p, const char *name, const struct bench_value *v);
-/* A parameter's value (the user's or the default): NAN / "" when the test
- * has no such parameter. */
+/* A parameter's value (the user's or the default): unknown / "" when the
+ * test has no such parameter.  plan_param_num is its number for a test
+ * asking one of its own parameters (0 for no such one). */
+struct known_dbl plan_param_known(const struct plan *p, const char *name);
 double plan_param_num(const struct plan *p, const char *name);
 const char *plan_param_str(const struct plan *p, const char *name);
 

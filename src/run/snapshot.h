@@ -55,7 +55,7 @@ enum { SNAP_PH_MEASURE, SNAP_PH_STARTING, SNAP_PH_RAMP };
 struct snap_step {
 	unsigned index;			/* 1-based */
 	unsigned n_active;
-	double aggregate_mbps;		/* measured (so far, while running) */
+	struct known_dbl aggregate_mbps;	/* measured (so far, while running) */
 	double ideal_mbps;		/* 0 = n/a */
 	bool done;
 };
@@ -80,7 +80,8 @@ struct run_snapshot {
 	bool step_maps[SNAP_STEPS];		/* the step maps the surface (plan_step.maps) */
 	uint64_t lat_hist[SNAP_HIST];	/* merged, whole run so far */
 	struct known_dbl lat_p50_us, lat_p99_us, lat_p999_us;	/* unknown: no I/O yet */
-	double total_mbps, total_iops;	/* current interval, all targets */
+	struct known_dbl total_mbps;	/* current interval, all targets; unknown: a result's step not measured */
+	double total_iops;
 	uint64_t total_errors;
 	uint64_t sample_now;		/* run-wide sample ticks so far (see ring_end); 0 unknown */
 	char cur_label[48];		/* the running step's label, "" none */

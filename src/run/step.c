@@ -232,12 +232,12 @@ sample(struct runner *r, size_t step_pos, bool final)
 			hist[k] += atomic_load_explicit(&w->pub.snap_hist[k], memory_order_relaxed);
 	}
 	struct run_snapshot *S = &r->snap;
-	S->total_mbps = tot_mbps;
+	S->total_mbps = known_dbl_of(tot_mbps);
 	S->total_iops = tot_iops;
 	S->total_errors = errs;
 	memcpy(S->lat_hist, hist, sizeof(hist));
 	if (step_pos < SNAP_STEPS) {
-		S->steps[step_pos].aggregate_mbps = agg;
+		KNOWN_SET(S->steps[step_pos].aggregate_mbps, agg);
 		S->steps[step_pos].done = final;
 	}
 	snap_percentiles(S, hist);

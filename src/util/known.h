@@ -32,6 +32,8 @@ static inline struct known_u64 known_u64_of(uint64_t v) { return (struct known_u
 static inline struct known_dbl known_dbl_of(double v) { return (struct known_dbl){ true, v }; }
 static inline struct known_i64 known_i64_of(int64_t v) { return (struct known_i64){ true, v }; }
 static inline struct known_bool known_bool_of(bool v) { return (struct known_bool){ true, v }; }
+/* v when c holds, else unknown (v not evaluated then): a table cell, a rate. */
+#define KNOWN_DBL_IF(c, v) ((c) ? known_dbl_of(v) : (struct known_dbl){ 0 })
 
 /* The on-screen text of a value: printf of fmt when known, else "unknown"
  * (or the caller's word for it when unk is not NULL).  Returns buf. */

@@ -141,7 +141,7 @@ from_result(void **st)
 	for (int i = 0; i < 8; i++) {
 		snprintf(r.solo[i].target, sizeof(r.solo[i].target), "sd%c", 'a' + i);
 		r.solo[i].mbps = r.solo[i].read_mbps = 150;
-		r.steps[i].aggregate_mbps = agg[i];
+		r.steps[i].aggregate_mbps = known_dbl_of(agg[i]);
 		r.ident[i].capacity.known = true;
 		r.ident[i].capacity.v = 4000000000000ULL;
 		char dev[16];

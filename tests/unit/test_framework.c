@@ -63,7 +63,8 @@ test_params(void **state)
 	assert_int_equal(plan_set_param(&p, "nosuch", "1", err, sizeof(err)), -ENOENT);
 	assert_true(plan_param_num(&p, "qd") == 4);
 	assert_true(plan_param_num(&p, "bs") == 4096);
-	assert_true(isnan(plan_param_num(&p, "nosuch")));
+	assert_false(plan_param_known(&p, "nosuch").known);
+	assert_true(plan_param_known(&p, "qd").known && plan_param_known(&p, "qd").v == 4);
 	plan_free(&p);
 }
 
@@ -345,7 +346,7 @@ static unsigned bad_fed;	/* steps handed to on_step with no measurement */
 static void
 bad_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
 {
-	if (sr->failed || !(isfinite(sr->aggregate_mbps) && sr->aggregate_mbps > 0))
+	if (sr->failed || !(sr->aggregate_mbps.known && sr->aggregate_mbps.v > 0))
 		bad_fed++;
 }
 
@@ -369,7 +370,7 @@ test_step_error(void **state)
 	assert_int_equal(res.n_steps, 2);	/* the third never ran */
 	assert_false(res.steps[0].failed);
 	assert_true(res.steps[1].failed);
-	assert_true(isnan(res.steps[1].aggregate_mbps));
+	assert_false(res.steps[1].aggregate_mbps.known);
 	bool said = false;
 	for (size_t i = 0; i < res.notes.n; i++)
 		said |= strstr(res.notes.v[i], "step 2 could not run") != NULL;
@@ -499,7 +500,7 @@ fake(struct run_result *r, const double *agg, const double *ideal, size_t n)
 		r->steps[i].index = (unsigned)i + 1;
 		for (size_t k = 0; k <= i; k++)
 			strlist_addf(&r->steps[i].active, "sd%c", (char)('a' + k));
-		r->steps[i].aggregate_mbps = agg[i];
+		r->steps[i].aggregate_mbps = known_dbl_of(agg[i]);
 		r->steps[i].ideal_mbps = ideal[i];
 	}
 }

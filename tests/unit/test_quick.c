@@ -52,7 +52,7 @@ fake(const struct plan *p, struct run_result *r, const double *mbps, size_t n)
 		t->seconds = 1;
 		t->lat.known = true;
 		t->lat.mean = 1e6 / t->iops * p->steps[k].rp.qd;
-		s->aggregate_mbps = mbps[k];
+		s->aggregate_mbps = known_dbl_of(mbps[k]);
 	}
 }
 

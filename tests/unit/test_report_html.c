@@ -107,7 +107,7 @@ fill(struct run_result *r, bool hostile)
 			 * has a 3-sample gap at 20; the others run over time */
 			series(t, 50 + 10 * k, k == 0, k == 0 && j == 0 ? 20 : 0);
 		}
-		s->aggregate_mbps = 100.0 * s->n_res;
+		s->aggregate_mbps = known_dbl_of(100.0 * s->n_res);
 		s->ideal_mbps = 100.0 * s->n_res;
 	}
 	/* a histogram of 5 buckets for sim:a in step 1 */

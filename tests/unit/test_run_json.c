@@ -44,7 +44,7 @@ fill(struct run_result *r)
 		t->series.iops[i] = 143;
 		t->series.p99_us[i] = 56000;
 	}
-	s->aggregate_mbps = 150;
+	s->aggregate_mbps = known_dbl_of(150);
 }
 
 static void

@@ -135,7 +135,8 @@ check_sane(const struct run_result *res, uint32_t bs)
 	/* the histogram also holds the I/Os that completed after the time
 	 * limit (the drain, at most one queue's worth) */
 	assert_true(hn >= t->ios && hn <= t->ios + 256);
-	assert_int_equal(res->steps[0].aggregate_mbps, t->mbps);
+	assert_true(res->steps[0].aggregate_mbps.known);
+	assert_int_equal(res->steps[0].aggregate_mbps.v, t->mbps);
 	assert_true(res->params.engine[0]);
 }
 
@@ -300,7 +301,7 @@ fake_steps(struct run_result *r, const double *agg, size_t n)
 		r->steps[i].index = (unsigned)i + 1;
 		for (size_t k = 0; k <= i; k++)
 			strlist_addf(&r->steps[i].active, "sd%c", (char)('a' + k));
-		r->steps[i].aggregate_mbps = agg[i];
+		r->steps[i].aggregate_mbps = known_dbl_of(agg[i]);
 		r->steps[i].ideal_mbps = 150.0 * (double)(i + 1);
 	}
 }

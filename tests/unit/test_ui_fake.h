@@ -155,7 +155,7 @@ fake_fill_result(struct fake_backend *f, unsigned steps)
 		struct step_result *st = &r->steps[s];
 
 		st->index = s + 1;
-		st->aggregate_mbps = fake_agg(s);
+		st->aggregate_mbps = known_dbl_of(fake_agg(s));
 		st->ideal_mbps = 150.0 * (s + 1);
 		st->res = calloc(s + 1, sizeof(*st->res));
 		st->n_res = s + 1;
@@ -188,6 +188,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	s->n_steps = N;
 	s->ceiling_mbps = known_dbl_of(2000);
 	s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = (struct known_dbl){ 0 };
+	s->total_mbps = known_dbl_of(0);
 	if (f->running == 1)
 		f->tick++;
 	unsigned step = f->tick / f->ticks_per_step;	/* finished steps */
@@ -207,7 +208,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 	for (unsigned k = 0; k < N && k < SNAP_STEPS; k++) {
 		bool done = k < step;
 
-		s->steps[k] = (struct snap_step){ k + 1, k + 1, done || k == step ? fake_agg(k) : 0,
+		s->steps[k] = (struct snap_step){ k + 1, k + 1, known_dbl_of(done || k == step ? fake_agg(k) : 0),
 						  150.0 * (k + 1), done };
 	}
 	if (step >= 5)
@@ -237,7 +238,7 @@ fake_snapshot(void *ctx, struct run_snapshot *s)
 		t->mbps = t->read_mbps = t->active && t->n ? t->read_hist[t->n - 1] : 0;
 		t->iops = t->mbps;
 		t->pos = fmod(f->tick * 0.01, 1);
-		s->total_mbps += t->mbps;
+		s->total_mbps.v += t->mbps;
 		s->total_iops += t->iops;
 	}
 	for (int k = 8; k < 20; k++)

@@ -98,7 +98,7 @@ board_snapshot(void *ctx, struct run_snapshot *s)
 		s->t[i].ring_end = tick;
 		s->t[i].mbps = s->t[i].read_mbps = 100 + (tick * 7 + (unsigned)i * 13) % 50;
 		s->t[i].pos += (tick % 100) * 1e-3;
-		s->total_mbps += s->t[i].mbps;
+		KNOWN_SET(s->total_mbps, s->total_mbps.v + s->t[i].mbps);
 	}
 	for (int k = 8; k < 20; k++)
 		s->lat_hist[k] = (uint64_t)(1000 * exp(-0.5 * (k - 13) * (k - 13))) + 1;
