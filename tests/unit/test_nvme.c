@@ -26,14 +26,7 @@ static const char *const captures[] = { "qemu72-512", "qemu72-4kn" };
 static int
 find_fixtures(void)
 {
-	char top[PATH_MAX];
-	int rc = test_top(top, sizeof top);
-	if (rc)
-		return rc;
-	if ((size_t)snprintf(fix, sizeof fix, "%.*s/tests/fixtures/nvme", PATH_MAX - 32, top) >=
-	    sizeof fix)
-		return -ENAMETOOLONG;
-	return access(fix, R_OK) == 0 ? 0 : -ENOENT;
+	return test_fixture_dir(fix, sizeof fix, "nvme");
 }
 
 /* The capture NAME.WHAT.bin, exactly n bytes. */

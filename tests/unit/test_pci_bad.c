@@ -26,14 +26,7 @@ static char tmpdir[] = "/tmp/ds-pci-bad-XXXXXX";
 static int
 find_fixtures(void)
 {
-	char top[PATH_MAX];
-	int rc = test_top(top, sizeof top);
-	if (rc)
-		return rc;
-	if ((size_t)snprintf(fix, sizeof fix, "%.*s/tests/fixtures/pci", PATH_MAX - 32, top) >=
-	    sizeof fix)
-		return -ENAMETOOLONG;
-	return access(fix, R_OK) == 0 ? 0 : -ENOENT;
+	return test_fixture_dir(fix, sizeof fix, "pci");
 }
 
 static void

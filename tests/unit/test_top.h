@@ -6,6 +6,7 @@
 #define DS_TEST_TOP_H
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,5 +26,19 @@ test_top(char *buf, size_t n)
 		*sl = '\0';
 	}
 	return 0;
+}
+
+/* buf = TOP/tests/fixtures/SUB, readable: 0, -ENOENT (not there),
+ * -ENAMETOOLONG. */
+static inline int
+test_fixture_dir(char *buf, size_t n, const char *sub)
+{
+	char top[PATH_MAX];
+	int rc = test_top(top, sizeof top);
+	if (rc)
+		return rc;
+	if ((size_t)snprintf(buf, n, "%.*s/tests/fixtures/%s", PATH_MAX - 64, top, sub) >= n)
+		return -ENAMETOOLONG;
+	return access(buf, R_OK) == 0 ? 0 : -ENOENT;
 }
 #endif
