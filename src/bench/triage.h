@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
+#include "inventory/nvme.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -28,6 +29,20 @@ struct tri_snap {
 	bool st_known;			/* the SMART self-test log was read */
 	char st_reason[160];		/* why not */
 	struct ata_selftest_log st;
+	bool nvme;			/* the NVMe health log was read (its source's) */
+	struct nvme_health nh;		/* it; .reason says why not */
+	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+};
+
+/* The rules on a drive's health beyond ATA SMART (triage-health.c): the
+ * NVMe health log, and a physical drive whose health was not read. */
+struct tri_health_rules {
+	double max_temp;		/* --max-temp, C */
+	const char *critical;		/* --nvme-critical fail|warn|off */
+	const char *spare;		/* --nvme-spare fail|warn|off */
+	const char *media;		/* --nvme-media-errors fail|warn|off */
+	double max_wear;		/* --max-wear: percentage used to warn at, 0 off */
+	bool optional;			/* --health-optional on: an unread health is no WARN */
 };
 
 /* One inventory scan (ATA queries on; the sim rig in use when a target is
@@ -46,5 +61,10 @@ void triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, u
  * ns_rule; any other predictor that grew, a link below capability: warn). */
 void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct known_dbl temp_peak, double max_temp,
 			const char *ns_rule, enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
+/* The NVMe health before and after (critical warning, spare below its
+ * threshold, wear, media errors, temperature), and a physical drive whose
+ * health was not read at all ("health not read: <reason>", WARN). */
+void triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r,
+			 enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
 void triage_snap_free(struct tri_snap *s);
 #endif
