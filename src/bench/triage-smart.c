@@ -166,8 +166,8 @@ snap_drive_after(struct tri_snap *s, struct drive *d, const struct inventory *in
 
 /* Whether a drive's health must be read: a physical one (ata, scsi, nvme,
  * usb), not a virtual, loop, zram or sim device nor a scratch file. */
-static bool
-drive_physical(const struct drive *d, const struct target *tg)
+bool
+triage_drive_physical(const struct drive *d, const struct target *tg)
 {
 	enum dev_kind k = tg->facts.kind;
 	if (tg->facts.simulated || k == DEV_LOOP || k == DEV_ZRAM || k == DEV_FILE || k == DEV_SIM)
@@ -186,7 +186,7 @@ static void
 snap_nvme(struct tri_snap *s, const struct drive *d, const struct target *tg, bool after)
 {
 	const struct dev_source *src = tg->facts.source;
-	s->physical = drive_physical(d, tg);
+	s->physical = triage_drive_physical(d, tg);
 	if (!src || !src->nvme_health) {
 		snprintf(s->nh.reason, sizeof(s->nh.reason), "no NVMe health source");
 		return;

@@ -66,5 +66,10 @@ void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, stru
  * health was not read at all ("health not read: <reason>", WARN). */
 void triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r,
 			 enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
+/* A physical drive (ata, scsi, nvme, usb transport; not a loop, zram or
+ * sim device, not a scratch file): its health must be read. */
+struct drive;
+struct target;
+bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
 #endif
