@@ -15,11 +15,11 @@ raise_to(enum verdict_level *lv, enum verdict_level to)
 		*lv = to;
 }
 
-/* A fail|warn|off rule: the level it raises to, VL_PASS off. */
+/* A fail|warn|off rule: the level it raises to, VL_INFO (false) off. */
 static enum verdict_level
 rule_level(const char *rule)
 {
-	return !rule || !strcmp(rule, "fail") ? VL_FAIL : !strcmp(rule, "warn") ? VL_WARN : VL_PASS;
+	return !strcmp(rule, "fail") ? VL_FAIL : !strcmp(rule, "warn") ? VL_WARN : VL_INFO;
 }
 
 static void

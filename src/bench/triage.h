@@ -38,9 +38,10 @@ struct tri_snap {
  * NVMe health log, and a physical drive whose health was not read. */
 struct tri_health_rules {
 	double max_temp;		/* --max-temp, C */
-	const char *critical;		/* --nvme-critical fail|warn|off */
-	const char *spare;		/* --nvme-spare fail|warn|off */
-	const char *media;		/* --nvme-media-errors fail|warn|off */
+	/* fail|warn|off, copies (plan_param_str's answer lasts one call) */
+	char critical[8];		/* --nvme-critical */
+	char spare[8];			/* --nvme-spare */
+	char media[8];			/* --nvme-media-errors */
 	double max_wear;		/* --max-wear: percentage used to warn at, 0 off */
 	bool optional;			/* --health-optional on: an unread health is no WARN */
 };

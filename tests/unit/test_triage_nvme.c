@@ -93,13 +93,13 @@ test_critical(void **st)
 	strlist_free(&o.ev);
 	/* warn, off */
 	struct tri_health_rules r = defaults;
-	r.critical = "warn";
+	strcpy(r.critical, "warn");
 	a.nh.critical_warning = known_u64_of(NVME_CW_READ_ONLY);
 	judge(&b, &a, &r, &o);
 	assert_int_equal(o.lv, VL_WARN);
 	assert_non_null(strstr(o.why, "NVMe critical warning 0x08: read-only"));
 	strlist_free(&o.ev);
-	r.critical = "off";
+	strcpy(r.critical, "off");
 	judge(&b, &a, &r, &o);
 	assert_int_equal(o.lv, VL_PASS);
 	assert_true(has(&o.ev, "critical warning 0x08 (read-only)"));
