@@ -1,6 +1,7 @@
 #!/bin/sh
 # triage-nvme-sim.sh - triage's NVMe health rules end to end on sim drives in
-# virtual time (tests/fixtures/sim/triage-nvme.rig): the NVMe health reaches
+# virtual time (tests/fixtures/sim/triage-nvme.rig, the worn SSD
+# src/sim/models/PM981WORN.drive): the NVMe health reaches
 # triage through the sim drive's source, as a real drive's through the
 # inventory's.
 #   sim0, a healthy WD40EZRX: PASS;
@@ -16,7 +17,7 @@ T=$(mktemp -d /tmp/ds-triage-nvme-XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 F=$(dirname "$0")/../fixtures/sim
-SIM="--sim-model $F/PM981WORN.drive --rig $F/triage-nvme.rig"
+SIM="--rig $F/triage-nvme.rig"
 
 # shellcheck disable=SC2086
 "$DS" $SIM triage sim0 sim1 --region 0:2000000 --seed 3 --json "$T/r.json" >"$T/out" 2>&1
