@@ -164,6 +164,36 @@ snap_drive_after(struct tri_snap *s, struct drive *d, const struct inventory *in
 	free(a);
 }
 
+/* Whether a drive's health must be read: a physical one (ata, scsi, nvme,
+ * usb), not a virtual, loop, zram or sim device nor a scratch file. */
+bool
+triage_drive_physical(const struct drive *d, const struct target *tg)
+{
+	enum dev_kind k = tg->facts.kind;
+	if (tg->facts.simulated || k == DEV_LOOP || k == DEV_ZRAM || k == DEV_FILE || k == DEV_SIM)
+		return false;
+	switch (d->transport) {
+	case TR_SATA: case TR_IDE: case TR_SAS: case TR_SCSI: case TR_NVME: case TR_USB:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The NVMe health log, from the target's source (the inventory's read, a
+ * sim drive's model). */
+static void
+snap_nvme(struct tri_snap *s, const struct drive *d, const struct target *tg, bool after)
+{
+	const struct dev_source *src = tg->facts.source;
+	s->physical = triage_drive_physical(d, tg);
+	if (!src || !src->nvme_health) {
+		snprintf(s->nh.reason, sizeof(s->nh.reason), "no NVMe health source");
+		return;
+	}
+	s->nvme = !src->nvme_health(&tg->facts, d, after, &s->nh) && s->nh.known;
+}
+
 int
 triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after, struct tri_snap *out)
 {
@@ -193,6 +223,8 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 		if (d || tg[t].facts.simulated)
 			snap_selftest(s, &tg[t], after);
+		if (d)
+			snap_nvme(s, d, &tg[t], after);
 	}
 	inventory_free(&inv);
 	return rc;
@@ -227,6 +259,8 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct kn
 	}
 	if (!b->smart || !a->smart) {
 		const char *r = !b->smart ? b->reason : a->reason;
+		if (a->nvme || b->nvme)	/* judged by its NVMe health instead */
+			return;
 		strlist_addf(ev, "SMART: not available (%s): no SMART rule applied", r[0] ? r : "not read");
 		return;
 	}

@@ -180,6 +180,14 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	triage_peer_judge(c, t, &lv, why, sizeof(why), &ev);
 	triage_smart_judge(&S->before[t], &S->after[t], S->t[t].temp_peak, plan_param_num(p, "max-temp"),
 			   plan_param_str(p, "new-sectors"), &lv, why, sizeof(why), &ev);
+	struct tri_health_rules hr = {
+		.max_temp = plan_param_num(p, "max-temp"), .max_wear = plan_param_num(p, "max-wear"),
+		.optional = !strcmp(plan_param_str(p, "health-optional"), "on"),
+	};
+	snprintf(hr.critical, sizeof(hr.critical), "%s", plan_param_str(p, "nvme-critical"));
+	snprintf(hr.spare, sizeof(hr.spare), "%s", plan_param_str(p, "nvme-spare"));
+	snprintf(hr.media, sizeof(hr.media), "%s", plan_param_str(p, "nvme-media-errors"));
+	triage_health_judge(&S->before[t], &S->after[t], &hr, &lv, why, sizeof(why), &ev);
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);
 	if (io->oom)

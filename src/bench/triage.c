@@ -87,7 +87,33 @@ static const struct bench_param bp_newsect = {
 	.help = "SMART 5 or 197 grew during the test: fail, warn or off", .bad = "one of fail, warn, off",
 	.choices = sect_rules, .def = 0,
 };
+static const struct bench_param bp_nvcrit = {
+	.name = "nvme-critical", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "an NVMe critical warning bit is set (spare, temperature, reliability, read-only, "
+		"volatile backup): fail, warn or off", .bad = "one of fail, warn, off",
+	.choices = sect_rules, .def = 0,
+};
+static const struct bench_param bp_nvspare = {
+	.name = "nvme-spare", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "NVMe available spare below its threshold: fail, warn or off", .bad = "one of fail, warn, off",
+	.choices = sect_rules, .def = 0,
+};
+static const struct bench_param bp_nvmedia = {
+	.name = "nvme-media-errors", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "NVMe media errors grew during the test: fail, warn or off (any at all: warn)",
+	.bad = "one of fail, warn, off", .choices = sect_rules, .def = 0,
+};
+static const struct bench_param bp_wear = {
+	.name = "max-wear", .kind = BP_PERCENT, .bind = BIND_NONE, .arg = "PCT",
+	.help = "warn of an NVMe drive whose percentage used is at least this; 0 off",
+	.bad = "a percentage 0 .. 255", .min = 0, .max = 255, .def = 100,
+};
 static const char *const onoff[] = { "off", "on", NULL };
+static const struct bench_param bp_hopt = {
+	.name = "health-optional", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
+	.help = "on: a physical drive whose SMART or NVMe health cannot be read is no warning",
+	.bad = "one of off, on", .choices = onoff, .def = 0,
+};
 static const struct bench_param bp_wv = {
 	.name = "write-verify", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
 	.help = "on: then write a pattern and read it back (destroys data; --destroy-data=DEV each)",
@@ -546,7 +572,8 @@ const struct bench_test bench_triage = {
 	.params = (const struct bench_param *const[]){ &bp_bs, &bp_qd, &bp_mode, &bp_samples, &bp_solo,
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
 						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
-						       &bp_budget, &bp_pin_budget, NULL },
+						       &bp_budget, &bp_pin_budget, &bp_nvcrit, &bp_nvspare, &bp_nvmedia,
+						       &bp_wear, &bp_hopt, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,

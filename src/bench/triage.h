@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
+#include "inventory/nvme.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -28,6 +29,21 @@ struct tri_snap {
 	bool st_known;			/* the SMART self-test log was read */
 	char st_reason[160];		/* why not */
 	struct ata_selftest_log st;
+	bool nvme;			/* the NVMe health log was read (its source's) */
+	struct nvme_health nh;		/* it; .reason says why not */
+	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+};
+
+/* The rules on a drive's health beyond ATA SMART (triage-health.c): the
+ * NVMe health log, and a physical drive whose health was not read. */
+struct tri_health_rules {
+	double max_temp;		/* --max-temp, C */
+	/* fail|warn|off, copies (plan_param_str's answer lasts one call) */
+	char critical[8];		/* --nvme-critical */
+	char spare[8];			/* --nvme-spare */
+	char media[8];			/* --nvme-media-errors */
+	double max_wear;		/* --max-wear: percentage used to warn at, 0 off */
+	bool optional;			/* --health-optional on: an unread health is no WARN */
 };
 
 /* One inventory scan (ATA queries on; the sim rig in use when a target is
@@ -46,5 +62,15 @@ void triage_selftest_judge(const struct tri_snap *b, const struct tri_snap *a, u
  * ns_rule; any other predictor that grew, a link below capability: warn). */
 void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct known_dbl temp_peak, double max_temp,
 			const char *ns_rule, enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
+/* The NVMe health before and after (critical warning, spare below its
+ * threshold, wear, media errors, temperature), and a physical drive whose
+ * health was not read at all ("health not read: <reason>", WARN). */
+void triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r,
+			 enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
+/* A physical drive (ata, scsi, nvme, usb transport; not a loop, zram or
+ * sim device, not a scratch file): its health must be read. */
+struct drive;
+struct target;
+bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
 #endif

@@ -379,8 +379,28 @@ inv_selftest_log(const struct dev_facts *f, const char *path, bool after, bool s
 	return ata_sgio_selftest_log(path, 5000, log, reason, n);
 }
 
+/* The scan read the health log already (nvme_query_all): its copy. */
+static int
+inv_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, struct nvme_health *out)
+{
+	(void)f;
+	(void)after;
+	memset(out, 0, sizeof *out);
+	if (d->transport != TR_NVME) {
+		snprintf(out->reason, sizeof out->reason, "not an NVMe drive");
+		return -ENODATA;
+	}
+	*out = d->nvme.health;
+	if (out->known)
+		return 0;
+	if (!out->reason[0])
+		snprintf(out->reason, sizeof out->reason, "%s", d->nvme.reason[0] ? d->nvme.reason : "not read");
+	return -EIO;
+}
+
 const struct dev_source dev_source_inventory = {
 	.name = "inventory",
 	.drive = inv_drive,
 	.selftest_log = inv_selftest_log,
+	.nvme_health = inv_nvme_health,
 };

@@ -27,6 +27,7 @@ struct inventory;
 struct inventory_opts;
 struct drive;
 struct smart_info;
+struct nvme_health;
 struct dev_facts;
 
 enum dev_kind { DEV_UNKNOWN, DEV_DISK, DEV_PARTITION, DEV_LOOP, DEV_ZRAM, DEV_FILE, DEV_SIM };
@@ -53,6 +54,11 @@ struct dev_source {
 	 * -errno with the reason. */
 	int (*selftest_log)(const struct dev_facts *f, const char *path, bool after, bool smart,
 			    uint8_t *log, char *reason, size_t n);
+	/* The NVMe health log of d (the drive as the snapshot's inventory scan
+	 * shows it) as read now (after: once the test's I/O ran).  0, or
+	 * -errno with out->reason (not an NVMe drive: -ENODATA); NULL: none. */
+	int (*nvme_health)(const struct dev_facts *f, const struct drive *d, bool after,
+			   struct nvme_health *out);
 };
 extern const struct dev_source dev_source_inventory;
 

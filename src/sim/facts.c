@@ -7,6 +7,7 @@
 #include <string.h>
 #include "inventory/ata-selftest.h"
 #include "inventory/facts.h"
+#include "inventory/nvme.h"
 #include "sim/drive.h"
 #include "sim/sim.h"
 
@@ -102,12 +103,36 @@ src_selftest_log(const struct dev_facts *f, const char *path, bool after, bool s
 	return 0;
 }
 
+/* The model's NVMe health log ([nvme]); after a test's I/O, its media
+ * errors meanwhile added. */
+static int
+src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, struct nvme_health *out)
+{
+	const struct sim_drive_model *m = model_of(f);
+	(void)d;
+	memset(out, 0, sizeof *out);
+	if (!m || !m->nvme) {
+		snprintf(out->reason, sizeof out->reason, "not an NVMe drive");
+		return -ENODATA;
+	}
+	out->known = true;
+	KNOWN_SET(out->critical_warning, m->nvme_critical_warning);
+	KNOWN_SET(out->available_spare, m->nvme_spare);
+	KNOWN_SET(out->spare_threshold, m->nvme_spare_threshold);
+	KNOWN_SET(out->percent_used, m->nvme_percent_used);
+	KNOWN_SET(out->media_errors, m->nvme_media_errors + (after ? m->nvme_media_errors_during : 0));
+	KNOWN_SET(out->temperature_c, (int64_t)m->nvme_temperature_c);
+	KNOWN_SET(out->power_on_hours, m->power_on_hours);
+	return 0;
+}
+
 static const struct dev_source sim_source = {
 	.name = "sim model",
 	.scan_opts = src_scan_opts,
 	.drive = src_drive,
 	.smart_after = src_smart_after,
 	.selftest_log = src_selftest_log,
+	.nvme_health = src_nvme_health,
 };
 
 void

@@ -71,6 +71,13 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
 	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
 	{ "smart", "temperature_during", SK_DBL, OFF(temperature_during), 0, 0, 125, false, false },
+	{ "nvme", "critical_warning", SK_U64, OFF(nvme_critical_warning), 0, 0, 255, false, false },
+	{ "nvme", "available_spare", SK_U64, OFF(nvme_spare), 0, 0, 100, false, false },
+	{ "nvme", "spare_threshold", SK_U64, OFF(nvme_spare_threshold), 0, 0, 100, false, false },
+	{ "nvme", "percent_used", SK_U64, OFF(nvme_percent_used), 0, 0, 255, false, false },
+	{ "nvme", "media_errors", SK_U64, OFF(nvme_media_errors), 0, 0, 1e12, false, false },
+	{ "nvme", "media_errors_during", SK_U64, OFF(nvme_media_errors_during), 0, 0, 1e12, false, false },
+	{ "nvme", "temperature_c", SK_DBL, OFF(nvme_temperature_c), 0, -40, 125, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */
@@ -330,6 +337,8 @@ drive_validate(struct sim_ini *p, struct drive_raw *raw)
 	for (size_t i = 0; i < p->n_keys; i++)
 		if (strcmp(p->keys[i].section, "smart") == 0 && p->seen[i])
 			m->smart = true;
+		else if (strcmp(p->keys[i].section, "nvme") == 0 && p->seen[i])
+			m->nvme = true;
 	/* SMR: a [smr] section means drive-managed SMR */
 	bool any = false, all = true;
 	for (size_t i = 0; i < p->n_keys; i++)

@@ -87,6 +87,11 @@ struct sim_drive_model {
 		bool during;
 	} selftest[SIM_MAX_SELFTESTS];
 	size_t n_selftest;
+	/* the NVMe health log ([nvme]: a model of an NVMe drive, no ATA SMART) */
+	bool nvme;
+	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
+	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
+	double nvme_temperature_c;
 };
 
 struct sim_hba_model {
