@@ -28,6 +28,7 @@ struct inventory_opts;
 struct drive;
 struct smart_info;
 struct nvme_health;
+struct scsi_health;
 struct dev_facts;
 
 enum dev_kind { DEV_UNKNOWN, DEV_DISK, DEV_PARTITION, DEV_LOOP, DEV_ZRAM, DEV_FILE, DEV_SIM };
@@ -59,6 +60,10 @@ struct dev_source {
 	 * -errno with out->reason (not an NVMe drive: -ENODATA); NULL: none. */
 	int (*nvme_health)(const struct dev_facts *f, const struct drive *d, bool after,
 			   struct nvme_health *out);
+	/* The SCSI health (log pages, grown defects) of d, likewise: 0, or
+	 * -errno with out->reason (not a SCSI drive: -ENODATA); NULL: none. */
+	int (*scsi_health)(const struct dev_facts *f, const struct drive *d, bool after,
+			   struct scsi_health *out);
 };
 extern const struct dev_source dev_source_inventory;
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "inventory/nvme.h"
+#include "inventory/scsi.h"
 #include "util/known.h"
 #include "util/util.h"
 
@@ -130,6 +131,7 @@ struct drive {
 	char port[48];			/* "ata3", "host2", "phy-0:1", "nvme0" */
 	struct ata_info ata;
 	struct nvme_info nvme;		/* an NVMe drive (nvme.c); else .reason says why not */
+	struct scsi_info scsi;		/* a SCSI/SAS disk (scsi.c); else .reason says why not */
 	struct smr_assessment smr;
 	struct strlist warnings;	/* one sentence each */
 };

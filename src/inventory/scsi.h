@@ -1,0 +1,89 @@
+/* scsi.h - the SCSI/SAS drive class: INQUIRY and its VPD pages, READ
+ * CAPACITY(16), the LOG SENSE pages smartctl reads, the grown defect list;
+ * sent through libsgutils2 (sg3_utils' library), read-only commands only.
+ *
+ * The decoders take the raw response bytes and are pure: a unit test feeds
+ * them captured pages.  Every value is a known_* value: a page the drive
+ * does not have, or a parameter it does not report, stays unknown, never 0. */
+#ifndef DS_SCSI_H
+#define DS_SCSI_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "util/known.h"
+
+/* How the logical block format stands for use on a bench. */
+enum scsi_format {
+	SCSI_FMT_UNKNOWN,	/* READ CAPACITY(16) not answered */
+	SCSI_FMT_OK,		/* 512 or 4096 bytes, no protection information */
+	SCSI_FMT_PI,		/* 512/4096 bytes with protection information: usable (INFO) */
+	SCSI_FMT_NEEDS_FORMAT,	/* 520/528 bytes or another size: needs a low-level
+				   format to 512 before use; no write test starts */
+};
+
+/* What the LOG SENSE pages and READ DEFECT DATA say of a drive's health. */
+struct scsi_health {
+	bool known;			/* at least one health page was read */
+	char reason[160];		/* why not, when !known */
+	char pages[96];			/* the supported log pages, "00 02 03 ..." ("" unread) */
+	struct known_i64 temperature_c, trip_temperature_c;	/* 0x0D */
+	/* error counters (0x02 write, 0x03 read, 0x05 verify): total corrected
+	 * (parameter 3) and uncorrected (parameter 6) */
+	struct known_u64 write_corrected, write_uncorrected;
+	struct known_u64 read_corrected, read_uncorrected;
+	struct known_u64 verify_corrected, verify_uncorrected;
+	struct known_u64 non_medium_errors;	/* 0x06 parameter 0 */
+	struct known_u64 start_stop_cycles, start_stop_cycles_limit;	/* 0x0E */
+	struct known_u64 load_unload_cycles, load_unload_cycles_limit;
+	struct known_u64 power_on_minutes;	/* 0x15 parameter 0 (accumulated power on) */
+	struct known_u64 bg_scan_status, bg_medium_scans;	/* 0x15 */
+	/* informational exceptions (0x2F parameter 0): ASC/ASCQ, 0/0 none */
+	struct known_u64 ie_asc, ie_ascq;
+	char ie_text[96];		/* sg_get_asc_ascq_str of a raised exception, "" none */
+	struct known_i64 ie_temperature_c;	/* most recent temperature reading there */
+	struct known_u64 grown_defects;	/* READ DEFECT DATA (GLIST) count */
+	/* the self-test results page (0x10): the newest of its 20 entries */
+	struct known_u64 selftest_entries;	/* non-empty entries */
+	struct known_u64 selftest_last_code;	/* self-test code (1 bg short, 2 bg extended) */
+	struct known_u64 selftest_last_result;	/* 0 ok ... 7 failed in a segment, 15 running */
+	struct known_u64 selftest_last_hours;	/* power-on hours when it ran */
+	struct known_u64 selftest_last_lba;	/* address of first failure, when one */
+	struct known_u64 selftest_failed;	/* entries whose result is 3..7 */
+};
+
+struct scsi_info {
+	bool known;			/* standard INQUIRY answered */
+	char reason[160];		/* why not, when !known */
+	char vendor[9], product[17], revision[5];
+	struct known_u64 peripheral_type;	/* 0 disk, 0x14 host-managed zoned */
+	/* how the device is attached, from the SCSI host's transport class and
+	 * VPD 0x83's protocol identifier: "sas", "fc", "spi", "iscsi", "srp",
+	 * "sata" (ATA Information VPD 0x89 answered: an ATA drive behind SAT),
+	 * "" unknown */
+	char transport[16];
+	struct known_bool sat;		/* VPD 0x89 present */
+	char sat_vendor[9];		/* SAT layer vendor (0x89 bytes 8..15) */
+	char serial[64];		/* VPD 0x80 */
+	char designator[80];		/* VPD 0x83 best LU designator: "naa.5000c500...", "" none */
+	struct known_u64 rotation_rpm;	/* VPD 0xB1: known 0 = non-rotating */
+	struct known_u64 form_factor;	/* VPD 0xB1 nominal form factor code */
+	struct known_u64 max_transfer_blocks, opt_transfer_blocks;	/* VPD 0xB0 */
+	struct known_bool lbp_unmap;	/* VPD 0xB2 LBPU */
+	/* READ CAPACITY(16) */
+	struct known_u64 lba_count;	/* returned LBA + 1 */
+	struct known_u64 logical_bytes;	/* logical block length */
+	struct known_u64 physical_exp;	/* logical blocks per physical block exponent */
+	struct known_u64 lowest_aligned;	/* lowest aligned LBA */
+	struct known_bool protection;	/* PROT_EN */
+	struct known_u64 protection_type;	/* P_TYPE + 1 when PROT_EN */
+	enum scsi_format format;
+	struct scsi_health health;
+};
+
+/* "needs a low-level format to 512 before use", ... */
+const char *scsi_format_text(enum scsi_format f);
+/* The format of a logical block length and protection as READ CAPACITY(16)
+ * gives them (either unknown: SCSI_FMT_UNKNOWN). */
+enum scsi_format scsi_format_of(const struct known_u64 *logical_bytes,
+				const struct known_bool *protection);
+#endif
