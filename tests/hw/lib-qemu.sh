@@ -12,6 +12,17 @@
 #   hwq_boot OUT-FILE CONSOLE-FILE QEMU-ARGS...
 #                                run qemu-system-x86_64 (bounded by HWQ_QEMU_TIMEOUT); the
 #                                guest's ttyS1 goes to OUT-FILE, its kernel console to CONSOLE-FILE
+#   hwq_begin TAG                a test's start: BIN (the built binary, or FAIL), the host tools,
+#                                the work dir W=/tmp/diskscope-TAG-PID with W/root, removed on
+#                                exit (HWQ_KEEP=1 keeps it); the caller sets TOP first
+#   hwq_guest_lib ROOT           ROOT/etc/hwq-guest.sh, for the guest's init to source:
+#                                hwq_g_start (mounts, results to ttyS1, @@BEGIN, the modules),
+#                                hwq_g_wait_disks N_SD N_NVME, hwq_g_send DIR (every file with its
+#                                checksum), hwq_g_end (@@END, power off)
+#   hwq_run_guest OUT CONSOLE QEMU-ARGS...
+#                                hwq_boot of the built kernel and W/initramfs.cpio; FAIL (exit 1)
+#                                with the last console lines unless the guest reached @@END
+#   hwq_unpack OUT DIR           the files hwq_g_send sent, checked, into DIR (1: a bad one)
 # Knobs: HWQ_QEMU (qemu-system-x86_64), HWQ_CACHE (/var/cache/diskscope-qemu),
 #        HWQ_QEMU_TIMEOUT (300 s), HWQ_ACCEL (tcg: no usable KVM here), HWQ_KPKG (kernel package).
 # Every external step is bounded with `timeout`.
@@ -94,10 +105,12 @@ hwq_extract_kernel() {
 		"./lib/modules/*/kernel/drivers/ata" "./lib/modules/*/kernel/drivers/scsi" \
 		"./lib/modules/*/kernel/drivers/nvme" "./lib/modules/*/kernel/drivers/virtio" \
 		"./lib/modules/*/kernel/drivers/block" "./lib/modules/*/kernel/crypto" \
+		"./lib/modules/*/kernel/drivers/usb" \
 		"./lib/modules/*/kernel/lib" "./lib/modules/*/kernel/block" \
 		"./lib/modules/*/kernel/arch/x86/crypto"' sh "$deb" "$dst" || return 1
 	# the .deb ships no modules.dep (its postinst runs depmod)
 	timeout 120 depmod -b "$dst" "$kv" || return 1
+	echo "$HWQ_EXTRACT_REV" >"$dst/.extract-rev"
 	[ -s "$dst/boot/vmlinuz-$kv" ] && [ -s "$dst/lib/modules/$kv/modules.dep" ]
 }
 
@@ -117,8 +130,12 @@ hwq_make_vmlinux() {
 	fi
 }
 
+# what hwq_extract_kernel takes from the .deb: a cache extracted by an older list is
+# fetched again (2: the USB host and storage drivers)
+HWQ_EXTRACT_REV=2
 hwq_kernel_ok() {
-	[ -s "$1/boot/vmlinuz-$2" ] && [ -s "$1/lib/modules/$2/modules.dep" ]
+	[ -s "$1/boot/vmlinuz-$2" ] && [ -s "$1/lib/modules/$2/modules.dep" ] &&
+		[ "$(cat "$1/.extract-rev" 2>/dev/null)" = "$HWQ_EXTRACT_REV" ]
 }
 
 # Sets HWQ_KV, HWQ_KDIR, HWQ_KERNEL.  The cache is shared by every clone on this machine
@@ -254,4 +271,103 @@ hwq_boot() {
 		hwq_log "qemu exited $rc: $(tail -3 "$con.qemu" | tr '\n' ' ')"
 	fi
 	return "$rc"
+}
+
+# ---------------------------------------------------------------- a test's common steps
+
+hwq_cleanup() {
+	hwq_stop
+	if [ "${HWQ_KEEP:-0}" = 1 ]; then echo "work dir kept: $W"; else rm -rf "$W"; fi
+}
+
+hwq_begin() {
+	BIN=${DISKSCOPE:-$TOP/build/diskscope}
+	[ -x "$BIN" ] || { echo "FAIL: $BIN not built (run make)"; exit 1; }
+	hwq_require_tools
+	W=/tmp/diskscope-$1-$$
+	trap hwq_cleanup EXIT
+	trap 'exit 130' INT TERM
+	mkdir -p "$W/root"
+}
+
+hwq_guest_lib() {
+	mkdir -p "$1/etc"
+	cat >"$1/etc/hwq-guest.sh" <<'EOG'
+# hwq-guest.sh - sourced by the guest's /init (busybox sh); written by lib-qemu.sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+hwq_g_up() { cut -d' ' -f1 /proc/uptime; }
+hwq_g_start() {
+	mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
+	mount -t tmpfs tmpfs /tmp
+	stty -F /dev/ttyS1 raw -echo 2>/dev/null
+	exec >/dev/ttyS1 2>&1	# results on the 2nd serial port, kernel messages on the 1st
+	echo "@@BEGIN"
+	for ko in $(cat /etc/modules.order); do insmod /lib/modules/$ko 2>/dev/null || echo "insmod $ko failed"; done
+	echo "@@T modules_loaded=$(hwq_g_up)"
+}
+# up to 60 s: SCSI scans are slow under a loaded TCG
+hwq_g_wait_disks() {
+	i=0
+	while [ $i -lt 600 ]; do
+		[ "$(ls /sys/block | grep -c '^sd')" -ge "$1" ] &&
+			[ "$(ls /sys/block | grep -c '^nvme')" -ge "$2" ] && break
+		sleep 0.1; i=$((i + 1))
+	done
+	echo "@@T devices_ready=$(hwq_g_up) ($(ls /sys/block | tr '\n' ' '))"
+}
+# every file base64-encoded with its checksum: the host refuses a garbled transfer
+hwq_g_send() {
+	for f in "$1"/*; do
+		[ -f "$f" ] || continue
+		echo "@@FILE ${f##*/} $(sha256sum <$f | cut -d' ' -f1)"
+		base64 <$f
+		echo "@@EOF ${f##*/}"
+	done
+}
+hwq_g_end() {
+	echo "@@END"
+	poweroff -f
+}
+EOG
+}
+
+hwq_run_guest() {
+	local out=$1 con=$2 qrc
+	shift 2
+	hwq_boot "$out" "$con" -kernel "$HWQ_KERNEL" -initrd "$W/initramfs.cpio" \
+		-append "console=ttyS0 quiet panic=-1 mitigations=off" "$@"
+	qrc=$?
+	grep '^@@T' "$out" 2>/dev/null | sed 's/^/  guest: /'
+	if ! grep -q '^@@END' "$out" 2>/dev/null; then
+		echo "FAIL: the guest did not finish (qemu exit $qrc); last console lines:"
+		tail -n 30 "$con" 2>/dev/null | sed 's/^/  console: /'
+		tail -n 10 "$out" 2>/dev/null | sed 's/^/  guest: /'
+		exit 1
+	fi
+}
+
+hwq_unpack() {
+	timeout 120 python3 - "$1" "$2" <<'EOPY'
+import base64, hashlib, os, sys
+out, dst = sys.argv[1], sys.argv[2]
+os.makedirs(dst, exist_ok=True)
+name = want = None
+buf, bad = [], 0
+for line in open(out, errors="replace"):
+    line = line.rstrip("\r\n")
+    if line.startswith("@@FILE "):
+        _, name, want = line.split(" ", 2)
+        buf = []
+    elif name and line == "@@EOF " + name:
+        data = base64.b64decode("".join(buf))
+        if hashlib.sha256(data).hexdigest() != want:
+            print("FAIL: guest file %s garbled in transfer" % name)
+            bad = 1
+        else:
+            open(os.path.join(dst, name), "wb").write(data)
+        name = None
+    elif name:
+        buf.append(line)
+sys.exit(bad)
+EOPY
 }

@@ -12,18 +12,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib-qemu.sh"
 
-BIN=${DISKSCOPE:-$TOP/build/diskscope}
-[ -x "$BIN" ] || { echo "FAIL: $BIN not built (run make)"; exit 1; }
-hwq_require_tools
-
-W=/tmp/diskscope-emu-$$
-cleanup() {
-	hwq_stop
-	if [ "${HWQ_KEEP:-0}" = 1 ]; then echo "work dir kept: $W"; else rm -rf "$W"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-mkdir -p "$W/root"
+hwq_begin emu
 for i in sata vs lsi n1 n2 n3; do truncate -s 256M "$W/$i.img"; done
 QARGS=(
 	-drive "if=none,id=sata,file=$W/sata.img,format=raw,cache=unsafe"
@@ -45,20 +34,12 @@ QARGS=(
 
 hwq_kernel
 R=$W/root
+hwq_guest_lib "$R"
 cat >"$R/init" <<'EOS'
 #!/bin/busybox sh
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec >/dev/ttyS1 2>&1
-echo "@@BEGIN"
-for ko in $(cat /etc/modules.order); do insmod /lib/modules/$ko 2>/dev/null; done
-i=0
-while [ $i -lt 600 ]; do
-	[ "$(ls /sys/block | grep -c '^sd')" -ge 3 ] && [ "$(ls /sys/block | grep -c '^nvme')" -ge 3 ] && break
-	sleep 0.1; i=$((i + 1))
-done
+. /etc/hwq-guest.sh
+hwq_g_start
+hwq_g_wait_disks 3 3
 echo "@@BLOCK $(ls /sys/block | tr '\n' ' ')"
 for n in /sys/block/nvme*; do
 	for a in nsid eui nguid wwid; do [ -r $n/$a ] && echo "@@NS ${n##*/} $a $(cat $n/$a)"; done
@@ -69,18 +50,11 @@ echo "@@JSON"
 base64 </tmp/list.json
 echo "@@EOF"
 sed 's/^/@@ERR /' /tmp/list.err
-echo "@@END"
-poweroff -f
+hwq_g_end
 EOS
 hwq_initramfs "$R" "$W/initramfs.cpio" "ahci sd_mod sg nvme virtio_pci virtio_scsi sym53c8xx crc64_rocksoft_generic" \
 	"$BIN" || { echo "FAIL: could not build the initramfs"; exit 1; }
-hwq_boot "$W/out.txt" "$W/console.txt" -kernel "$HWQ_KERNEL" -initrd "$W/initramfs.cpio" \
-	-append "console=ttyS0 quiet panic=-1 mitigations=off" "${QARGS[@]}"
-if ! grep -q '^@@END' "$W/out.txt"; then
-	echo "FAIL: the guest did not finish; last console lines:"
-	tail -n 20 "$W/console.txt" | sed 's/^/  console: /'
-	exit 1
-fi
+hwq_run_guest "$W/out.txt" "$W/console.txt" "${QARGS[@]}"
 grep '^@@BLOCK\|^@@NS\|^@@RC\|^@@ERR' "$W/out.txt" | sed 's/^/  guest: /'
 sed -n '/^@@JSON/,/^@@EOF/p' "$W/out.txt" | sed '1d;$d' | base64 -d >"$W/list.json" ||
 	{ echo "FAIL: no JSON from the guest"; exit 1; }

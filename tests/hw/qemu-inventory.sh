@@ -13,18 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib-qemu.sh"
 
-BIN=${DISKSCOPE:-$TOP/build/diskscope}
-[ -x "$BIN" ] || { echo "FAIL: $BIN not built (run make)"; exit 1; }
-hwq_require_tools
-
-W=/tmp/diskscope-hw-$$
-cleanup() {
-	hwq_stop
-	if [ "${HWQ_KEEP:-0}" = 1 ]; then echo "work dir kept: $W"; else rm -rf "$W"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-mkdir -p "$W/root"
+hwq_begin hw
 
 # ---------------------------------------------------------------- the rig
 # One table drives both the QEMU command line and the expectations.
@@ -91,25 +80,14 @@ done <"$W/rig.txt"
 # ---------------------------------------------------------------- kernel and initramfs
 hwq_kernel
 R=$W/root
+hwq_guest_lib "$R"
 cat >"$R/init" <<'EOF'
 #!/bin/busybox sh
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
+. /etc/hwq-guest.sh
 . /etc/rig.conf
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec >/dev/ttyS1 2>&1		# results on the 2nd serial port, kernel messages on the 1st
-up() { cut -d' ' -f1 /proc/uptime; }
-echo "@@BEGIN"
-for ko in $(cat /etc/modules.order); do insmod /lib/modules/$ko 2>/dev/null || echo "insmod $ko failed"; done
-echo "@@T modules_loaded=$(up)"
-i=0
-while [ $i -lt 600 ]; do	# up to 60 s: SCSI scans are slow under a loaded TCG
-	[ "$(ls /sys/block | grep -c '^sd')" -ge "$N_SD" ] &&
-		[ "$(ls /sys/block | grep -c '^nvme')" -ge "$N_NVME" ] && break
-	sleep 0.1; i=$((i + 1))
-done
-echo "@@T devices_ready=$(up) ($(ls /sys/block | tr '\n' ' '))"
+hwq_g_start
+hwq_g_wait_disks "$N_SD" "$N_NVME"
+up() { hwq_g_up; }
 O=/tmp/out; mkdir -p $O
 for d in /sys/block/*; do echo "${d##*/} $(readlink -f $d)"; done >$O/block.txt
 for d in /sys/bus/pci/devices/*; do echo "${d##*/} $(readlink -f $d)"; done >$O/pci.txt
@@ -154,14 +132,8 @@ if [ -x /bin/tmux ]; then
 	tmux capture-pane -p -t ds >$O/dash-nvme.txt 2>>$O/dash.err
 	tmux kill-server 2>/dev/null
 fi
-# every file base64-encoded with its checksum: the host refuses a garbled transfer
-for f in $O/*; do
-	echo "@@FILE ${f##*/} $(sha256sum <$f | cut -d' ' -f1)"
-	base64 <$f
-	echo "@@EOF ${f##*/}"
-done
-echo "@@END"
-poweroff -f
+hwq_g_send $O
+hwq_g_end
 EOF
 mkdir -p "$R/etc"
 printf 'N_SD=%s\nN_NVME=%s\n' "$n_sd" "$n_nvme" >"$R/etc/rig.conf"
@@ -177,17 +149,7 @@ hwq_initramfs "$R" "$W/initramfs.cpio" "ahci sd_mod sg nvme megaraid_sas crc64_r
 hwq_log "initramfs $(du -h "$W/initramfs.cpio" | cut -f1), $(wc -l <"$R/etc/modules.order") modules"
 
 # ---------------------------------------------------------------- boot and check
-hwq_boot "$W/out.txt" "$W/console.txt" -kernel "$HWQ_KERNEL" -initrd "$W/initramfs.cpio" \
-	-append "console=ttyS0 quiet panic=-1 mitigations=off" "${QARGS[@]}"
-qrc=$?
-hwq_log "qemu exited $qrc"
-grep '^@@T' "$W/out.txt" | sed 's/^/  guest: /'
-if ! grep -q '^@@END' "$W/out.txt"; then
-	echo "FAIL: the guest did not finish (qemu exit $qrc); last console lines:"
-	tail -n 30 "$W/console.txt" | sed 's/^/  console: /'
-	tail -n 10 "$W/out.txt" | sed 's/^/  guest: /'
-	exit 1
-fi
+hwq_run_guest "$W/out.txt" "$W/console.txt" "${QARGS[@]}"
 timeout 120 python3 "$HERE/check-inventory.py" --rig "$W/rig.txt" --guest "$W/out.txt" --pci-ids /usr/share/misc/pci.ids
 rc=$?
 hwq_log "done"
