@@ -13,30 +13,14 @@ out=$(sh tools/lint-names.sh 2>&1) || fail "the tree has test names outside its 
 
 . tests/lib/lint-copy.sh
 lint_copy lint-names.sh lint-names.allow
-# refused FILE LINE WANT: LINE appended to FILE must fail the lint saying WANT
-refused() {
-	fresh
-	printf '%s\n' "$2" >> "$T/t/$1"
-	if o=$(sh "$T/t/tools/lint-names.sh" 2>&1); then
-		fail "$1 + '$2': the lint let it pass"
-	else
-		echo "$o" | grep -qF "$3" || fail "$1 + '$2': lint said '$o', not '$3'"
-	fi
-}
-# passed FILE LINE: LINE appended to FILE must pass
-passed() {
-	fresh
-	printf '%s\n' "$2" >> "$T/t/$1"
-	o=$(sh "$T/t/tools/lint-names.sh" 2>&1) || fail "$1 + '$2': refused: $o"
-}
-refused ui/panel-board.c 'static const char *const judge = "triage";' 'ui/panel-board.c: the test name "triage"'
-refused src/history/query.c '#define X_SQL "SELECT 1 FROM run WHERE test = '"'"'seqread'"'"'"' 'src/history/query.c: the test name "seqread"'
-refused src/run/estimate.c 'static int f(const char *t) { return !strcmp(t, "surface"); }' 'the test name "surface"'
-refused src/report/html.c 'static const char *k = "smr";' 'src/report/html.c: the test name "smr"'
+lint_refused ui/panel-board.c 'static const char *const judge = "triage";' 'ui/panel-board.c: the test name "triage"'
+lint_refused src/history/query.c '#define X_SQL "SELECT 1 FROM run WHERE test = '"'"'seqread'"'"'"' 'src/history/query.c: the test name "seqread"'
+lint_refused src/run/estimate.c 'static int f(const char *t) { return !strcmp(t, "surface"); }' 'the test name "surface"'
+lint_refused src/report/html.c 'static const char *k = "smr";' 'src/report/html.c: the test name "smr"'
 # a name in a comment, a word that only contains one, a test's own file: no test name
-passed ui/panel-board.c '/* as "triage" shows it */'
-passed src/cli/run.c 'static const char *const w = "quick scan";'
-passed src/bench/seqread.c 'static const char *const me = "seqread";'
+lint_passes ui/panel-board.c '/* as "triage" shows it */'
+lint_passes src/cli/run.c 'static const char *const w = "quick scan";'
+lint_passes src/bench/seqread.c 'static const char *const me = "seqread";'
 # the allowlist: its lines are genuine, and one no file needs is stale
 fresh
 printf 'src/util/util.c triage no such literal\n' >> "$T/t/tools/lint-names.allow"
