@@ -16,18 +16,7 @@ QD=${QD:-32}
 ENGINE=${ENGINE:-uring}
 SIZE_MB=${SIZE_MB:-1024}
 command -v python3 >/dev/null || { echo "SKIP: needs python3"; exit 77; }
-zram_need
-T=$(mktemp -d /tmp/ds-hooks-XXXXXX)
-Z=""
-cleanup() {
-	zram_remove "$Z"
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-zram_new Z $SIZE_MB || exit 1
+zram_bench hooks "$SIZE_MB"
 
 python3 - "$DS" "$ROUNDS" "/dev/zram$Z" "$T" "$TIME" "$QD" "$ENGINE" <<'PY'
 import json, os, statistics, subprocess, sys

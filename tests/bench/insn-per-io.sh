@@ -12,19 +12,8 @@ N0=${N0:-2000}
 N1=${N1:-20000}
 command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed"; exit 77; }
 command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
-zram_need
-T=$(mktemp -d /tmp/ds-insn-XXXXXX)
-Z=""
-cleanup() {
-	zram_remove "$Z"
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+zram_bench insn 256
 trap 'exit 141' PIPE
-
-zram_new Z 256 || exit 1
 DEV=/dev/zram$Z
 
 # total instructions of one run under callgrind (all threads)

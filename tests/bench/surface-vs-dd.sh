@@ -13,21 +13,8 @@ DS=${DISKSCOPE:-build/diskscope}
 ROUNDS=${ROUNDS:-3}
 SIZE_MB=${SIZE_MB:-2048}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram, loop)"; exit 77; }
-zram_need
 "$DS" run surface --help >/dev/null 2>&1 || { echo "SKIP: $DS has no surface test"; exit 77; }
-T=$(mktemp -d /tmp/ds-surface-dd-XXXXXX)
-L=""
-Z=""
-cleanup() {
-	[ -n "$L" ] && loop_detach "$L"
-	zram_remove "$Z"
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-zram_new Z $SIZE_MB || exit 1
+zram_bench surface-dd "$SIZE_MB"
 dd if=/dev/urandom of="$T/loop.img" bs=1M count="$SIZE_MB" status=none conv=fsync || exit 1
 loop_new L "$T/loop.img" --direct-io=on || exit 1
 

@@ -16,19 +16,8 @@ ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-5}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram, loop)"; exit 77; }
 command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
-zram_need
 "$DS" run --help >/dev/null 2>&1 || { echo "SKIP: $DS has no working 'run' command yet"; exit 77; }
-T=$(mktemp -d /tmp/ds-vs-fio-XXXXXX)
-L=""
-Z=""
-cleanup() {
-  [ -n "$L" ] && loop_detach "$L"
-  zram_remove "$Z"
-  rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
-zram_new Z 1024 || exit 1
+zram_bench vs-fio 1024
 dd if=/dev/urandom of="$T/loop.img" bs=1M count=1024 status=none conv=fsync || exit 1
 loop_new L "$T/loop.img" --direct-io=on || exit 1
 

@@ -6,6 +6,9 @@
 #                             (zram keeps zero pages as flags, which would
 #                             flatter reads); VAR gets its number
 #   zram_remove NUM           reset and remove it (from the cleanup trap)
+#   zram_bench TAG SIZE_MB    a benchmark's start: zram_need, a temp dir T
+#                             (/tmp/ds-TAG-*), a device Z of SIZE_MB; both gone
+#                             on exit, with the loop device L when one is set
 
 zram_need() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (zram)"; exit 77; }
@@ -24,4 +27,21 @@ zram_remove() {
 	[ -n "$1" ] || return 0
 	echo 1 > "/sys/block/zram$1/reset" 2>/dev/null
 	echo "$1" > /sys/class/zram-control/hot_remove 2>/dev/null
+}
+
+zram_cleanup() {
+	[ -n "${L:-}" ] && loop_detach "$L"
+	zram_remove "${Z:-}"
+	rm -rf "$T"
+}
+
+zram_bench() {
+	zram_need
+	T=$(mktemp -d "/tmp/ds-$1-XXXXXX") || exit 1
+	L=""
+	Z=""
+	trap zram_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	zram_new Z "$2" || exit 1
 }
