@@ -103,6 +103,17 @@ fault_loop() {
 		echo "note: $FLOOP is a buffered loop (direct-io refused); FUSE direct_io still passes every I/O"
 }
 
+# fault_loops N: loop devices on disk0..disk(N-1): L0.. their paths, N0.. their
+# kernel names
+fault_loops() {
+	_fl_i=0
+	while [ $_fl_i -lt "$1" ]; do
+		fault_loop $_fl_i
+		eval "L$_fl_i=\$FLOOP N$_fl_i=\${FLOOP#/dev/}"
+		_fl_i=$((_fl_i + 1))
+	done
+}
+
 fault_ctl() {
 	echo "$*" >"$FMNT/.ctl" 2>/dev/null || fault_fail "ds-faultdev refused '$*': $(tail -1 "$FT/daemon.log")"
 }

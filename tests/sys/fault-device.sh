@@ -9,10 +9,7 @@
 fault_need
 
 fault_start --disks 2 --size 16M
-fault_loop 0
-L0=$FLOOP
-fault_loop 1
-L1=$FLOOP
+fault_loops 2
 
 # io DEV r|w LBA: one 512-byte direct I/O; prints the errno name or "ok"
 io() {

@@ -9,12 +9,7 @@
 fault_need
 
 fault_start --disks 3 --size 64M --fill random
-fault_loop 0
-L0=$FLOOP
-fault_loop 1
-L1=$FLOOP
-fault_loop 2
-L2=$FLOOP
+fault_loops 3
 
 "$DS" run saturate "$L0" "$L1" "$L2" --time 1.5 --json "$FT/s.json" >"$FT/out" 2>&1 &
 DSPID=$!

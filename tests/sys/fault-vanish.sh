@@ -8,12 +8,7 @@
 fault_need
 
 fault_start --disks 2 --size 64M --fill random
-fault_loop 0
-L0=$FLOOP
-fault_loop 1
-L1=$FLOOP
-N0=${L0#/dev/}
-N1=${L1#/dev/}
+fault_loops 2
 
 "$DS" run seqread "$L0" "$L1" --bs 64k --qd 4 --time 4 --json "$FT/v.json" >"$FT/out" 2>"$FT/err" &
 DSPID=$!

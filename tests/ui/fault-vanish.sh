@@ -9,12 +9,7 @@
 ds_need_fault
 
 fault_start --disks 2 --size 64M --fill random
-fault_loop 0
-L0=$FLOOP
-fault_loop 1
-L1=$FLOOP
-N0=${L0#/dev/}
-N1=${L1#/dev/}
+fault_loops 2
 
 ds_start 120 40 -- "--no-ata seqread $L0 $L1 --bs 64k --time 120"
 ds_wait 'seqread running' "the running test"
