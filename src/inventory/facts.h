@@ -30,6 +30,7 @@ struct smart_info;
 struct nvme_health;
 struct scsi_health;
 struct dev_facts;
+struct selftest_drive;
 
 enum dev_kind { DEV_UNKNOWN, DEV_DISK, DEV_PARTITION, DEV_LOOP, DEV_ZRAM, DEV_FILE, DEV_SIM };
 const char *dev_kind_name(enum dev_kind k);	/* "disk", "partition", "loop", ... */
@@ -64,6 +65,15 @@ struct dev_source {
 	 * -errno with out->reason (not a SCSI drive: -ENODATA); NULL: none. */
 	int (*scsi_health)(const struct dev_facts *f, const struct drive *d, bool after,
 			   struct scsi_health *out);
+	/* The drive's own self-test (inventory/selftest.h) on d: start one of
+	 * s->kind (0; -EOPNOTSUPP with s->st.text the reason it cannot, e.g.
+	 * "self-test not supported (OACS)"), poll it into s->st (at its end the
+	 * result and failing LBA from the drive's self-test log), abort it.
+	 * s->now_s is the drive's clock.  -errno with s->st.text on failure.
+	 * NULL: no self-test. */
+	int (*selftest_start)(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
+	int (*selftest_poll)(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
+	int (*selftest_abort)(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
 };
 extern const struct dev_source dev_source_inventory;
 
