@@ -22,6 +22,7 @@
 	X(align)	\
 	X(filemix)	\
 	X(triage)	\
+	X(selftest)	\
 	/* end of the list: every test line above ends in a backslash */
 
 #define BENCH_DECL(n) extern const struct bench_test bench_##n;

@@ -51,4 +51,6 @@ double step_planned(const struct plan_step *st);
 /* Run one step; results into sr->res[] (n = st->n).  0, or -errno when the
  * step could not run (a worker that did not set up, start or run). */
 int step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr);
+/* A step of the test's own work (plan_step.own; step-own.c). */
+int step_own(struct runner *r, const struct plan_step *st, struct step_result *sr);
 #endif

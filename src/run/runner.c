@@ -106,6 +106,7 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 	if (!r->t || !r->live)
 		goto fail;
 	r->ctx.targets = r->t;
+	r->ctx.runner = r;
 	for (size_t i = 0; i < r->n_t; i++)
 		r->t[i].fd = -1;
 	struct target_opts topts = p->topts;

@@ -30,6 +30,8 @@ struct plan_step {
 	double ref_mbps;		/* a reference line the test expects (ideal), 0 none */
 	double pause_s;			/* idle before this step (sim drives idle on their clock) */
 	unsigned max_consec_errors;	/* failed I/Os in a row that end a worker, 0 = default (256) */
+	bool own;			/* the test's own work, no I/O (its run_step hook: a
+					   drive self-test) */
 	struct io_next first[PLAN_MAX_TARGETS];	/* a steered step: each target's first I/O
 					   (by target index; the test's hook then says where
 					   each next one goes, io_done.next) */

@@ -46,6 +46,7 @@ struct snap_target {
 	 * (run-wide: a 10 Hz run should lose none). */
 	struct strip strip;
 	uint64_t samples, lost;
+	char activity[32];		/* a test's own work on it ("short self-test"), "" none */
 };
 enum { SNAP_END_NONE, SNAP_END_DONE, SNAP_END_STOPPED, SNAP_END_FAILED };
 /* phase: measuring; started but no measured interval yet; warming up (its

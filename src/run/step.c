@@ -451,6 +451,8 @@ step_collect(struct runner *r, const struct plan_step *st, struct worker *w, str
 int
 step_run(struct runner *r, const struct plan_step *st, size_t step_pos, struct step_result *sr)
 {
+	if (st->own)
+		return step_own(r, st, sr);
 	struct worker *w = calloc(st->n, sizeof(*w));
 	struct io_acc *acc = calloc(st->n, sizeof(*acc));
 	if (!w || !acc) {

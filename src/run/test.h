@@ -77,6 +77,7 @@ struct bench_ctx {
 	int knee_drives;		/* a mark for the saturation panel, 0 none */
 	struct target *targets;		/* the opened targets (plan order), n_targets; for
 					   target-level work between steps (target_trim) */
+	struct runner *runner;		/* the run (bench_stopping, bench_show_progress) */
 };
 
 struct plan_step;
@@ -116,6 +117,11 @@ struct bench_test {
 	void (*on_tick)(struct bench_ctx *c, const struct plan_step *st, double step_s);
 	/* Optional: tables and verdicts at the end (default: error verdicts). */
 	int (*finish)(struct bench_ctx *c, struct run_result *r);
+	/* Optional: a step of the test's own work with no I/O (plan_step.own:
+	 * commands to the drives, a self-test), on the runner's thread until
+	 * done or bench_stopping; sr->res[k] is st->idx[k]'s (its name set).
+	 * 0 / -errno (the step could not run). */
+	int (*run_step)(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr);
 	/* Optional (PANEL_TABLE): after each step, the test's table so far
 	 * into out (an empty result; the first table is shown live). */
 	int (*live_table)(struct bench_ctx *c, struct run_result *out);
@@ -141,6 +147,14 @@ void bench_params_usage(const struct bench_test *t, FILE *f);
  * 1024) and "10", "500ms", "2m". 0 / -EINVAL / -ERANGE. */
 int parse_size(const char *s, uint64_t *out);
 int parse_seconds(const char *s, double *out);
+
+/* For a test's own step (run_step): the run is being stopped (Ctrl-C, the
+ * dashboard's stop, a signal). */
+bool bench_stopping(const struct bench_ctx *c);
+/* Show target ti's progress in its own step: frac 0..1 (not finite:
+ * unknown), what it is doing ("short self-test"; the board and the
+ * progress line show it). */
+void bench_show_progress(struct bench_ctx *c, size_t ti, double frac, const char *what);
 
 /* The error verdicts every test gets (one per target with I/O errors). */
 void bench_verdict_errors(const struct plan *p, struct run_result *r);

@@ -8,6 +8,7 @@
 #include "inventory/ata-selftest.h"
 #include "inventory/facts.h"
 #include "inventory/nvme.h"
+#include "inventory/selftest.h"
 #include "sim/drive.h"
 #include "sim/sim.h"
 
@@ -126,6 +127,94 @@ src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	return 0;
 }
 
+/* ---- its own self-test, on the clock the orchestrator gives (s->now_s) ---- */
+
+struct sim_st {			/* in selftest_drive.priv */
+	double dur_s;		/* how long this one takes */
+	double fail_frac;	/* where it fails (fail_lba's place on the drive), >1 never */
+	double aborted_at;	/* its clock when aborted, < 0 running */
+};
+_Static_assert(sizeof(struct sim_st) <= sizeof(((struct selftest_drive *)0)->priv), "priv too small");
+
+static double
+st_duration(const struct sim_drive_model *m, enum selftest_kind k)
+{
+	if (k == SELFTEST_SHORT)
+		return m->selftest_short_s > 0 ? m->selftest_short_s : 120;
+	if (m->selftest_long_s > 0)
+		return m->selftest_long_s;
+	double sum = 0;		/* the surface at its mean rate */
+	for (int i = 0; i <= 20; i++)
+		sum += sim_curve_rate(m, i / 20.0);
+	return (double)m->capacity / (sum / 21 * 1e6);
+}
+
+static int
+src_st_start(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
+{
+	const struct sim_drive_model *m = model_of(f);
+	(void)d;
+	if (!m->smart && !m->nvme) {
+		snprintf(s->st.text, sizeof s->st.text, "the sim model has no SMART");
+		return -EOPNOTSUPP;
+	}
+	if (m->selftest_unsupported) {
+		snprintf(s->st.text, sizeof s->st.text, "%s",
+			 m->nvme ? "self-test not supported (OACS)" : "SMART self-test not supported");
+		return -EOPNOTSUPP;
+	}
+	struct sim_st *p = (struct sim_st *)(void *)s->priv;
+	p->dur_s = st_duration(m, s->kind);
+	p->fail_frac = m->selftest_fail ? (double)m->selftest_fail_lba * m->logical / (double)m->capacity : 2;
+	p->aborted_at = -1;
+	KNOWN_SET(s->st.estimate_s, p->dur_s);
+	KNOWN_SET(s->st.percent, 0);
+	snprintf(s->st.text, sizeof s->st.text, "in progress");
+	return 0;
+}
+
+static int
+src_st_poll(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
+{
+	const struct sim_drive_model *m = model_of(f);
+	const struct sim_st *p = (const struct sim_st *)(const void *)s->priv;
+	(void)d;
+	double now = p->aborted_at >= 0 ? p->aborted_at : s->now_s;
+	double frac = p->dur_s > 0 ? now / p->dur_s : 1;
+	if (frac >= p->fail_frac) {
+		s->st.state = STS_FAILED;
+		KNOWN_SET(s->st.lba, m->selftest_fail_lba);
+		KNOWN_SET(s->st.percent, 100);
+		snprintf(s->st.text, sizeof s->st.text, "%s", m->nvme ? "completed: segment failed"
+								  : "completed: read failure");
+	} else if (p->aborted_at >= 0) {
+		s->st.state = STS_ABORTED;
+		snprintf(s->st.text, sizeof s->st.text, "aborted by the host");
+	} else if (frac >= 1) {
+		s->st.state = STS_PASSED;
+		KNOWN_SET(s->st.percent, 100);
+		KNOWN_SET(s->st.left_s, 0);
+		snprintf(s->st.text, sizeof s->st.text, "completed without error");
+	} else {
+		s->st.state = STS_RUNNING;
+		KNOWN_SET(s->st.percent, (double)(int)(frac * 100));
+		KNOWN_SET(s->st.left_s, p->dur_s - now);
+		snprintf(s->st.text, sizeof s->st.text, "in progress, %.0f%% done", s->st.percent.v);
+	}
+	return 0;
+}
+
+static int
+src_st_abort(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
+{
+	struct sim_st *p = (struct sim_st *)(void *)s->priv;
+	(void)f;
+	(void)d;
+	if (p->aborted_at < 0)
+		p->aborted_at = s->now_s;
+	return 0;
+}
+
 static const struct dev_source sim_source = {
 	.name = "sim model",
 	.scan_opts = src_scan_opts,
@@ -133,6 +222,9 @@ static const struct dev_source sim_source = {
 	.smart_after = src_smart_after,
 	.selftest_log = src_selftest_log,
 	.nvme_health = src_nvme_health,
+	.selftest_start = src_st_start,
+	.selftest_poll = src_st_poll,
+	.selftest_abort = src_st_abort,
 };
 
 void

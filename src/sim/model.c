@@ -78,6 +78,10 @@ static const struct sim_key drive_keys[] = {
 	{ "nvme", "media_errors", SK_U64, OFF(nvme_media_errors), 0, 0, 1e12, false, false },
 	{ "nvme", "media_errors_during", SK_U64, OFF(nvme_media_errors_during), 0, 0, 1e12, false, false },
 	{ "nvme", "temperature_c", SK_DBL, OFF(nvme_temperature_c), 0, -40, 125, false, false },
+	{ "selftest", "short_s", SK_DBL, OFF(selftest_short_s), 0, 1, 86400, false, false },
+	{ "selftest", "long_s", SK_DBL, OFF(selftest_long_s), 0, 1, 7 * 86400.0, false, false },
+	{ "selftest", "fail_lba", SK_U64, OFF(selftest_fail_lba), 0, 0, 1e15, false, false },
+	{ "selftest", "unsupported", SK_BOOL, OFF(selftest_unsupported), 0, 0, 0, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */
@@ -339,6 +343,12 @@ drive_validate(struct sim_ini *p, struct drive_raw *raw)
 			m->smart = true;
 		else if (strcmp(p->keys[i].section, "nvme") == 0 && p->seen[i])
 			m->nvme = true;
+		else if (strcmp(p->keys[i].name, "fail_lba") == 0 && p->seen[i]) {
+			m->selftest_fail = true;
+			if (m->selftest_fail_lba >= m->capacity / m->logical)
+				return sim_ini_fail(p, p->seen[i], "fail_lba: past the last LBA (%llu)",
+						    (unsigned long long)(m->capacity / m->logical - 1)), -EINVAL;
+		}
 	/* SMR: a [smr] section means drive-managed SMR */
 	bool any = false, all = true;
 	for (size_t i = 0; i < p->n_keys; i++)

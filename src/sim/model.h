@@ -92,6 +92,13 @@ struct sim_drive_model {
 	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
 	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
 	double nvme_temperature_c;
+	/* its own self-test ([selftest]): how long a short and a long one take
+	 * (0: 120 s; the whole surface at its mean rate), a failing LBA (the
+	 * test fails when it gets there), or none at all */
+	double selftest_short_s, selftest_long_s;
+	uint64_t selftest_fail_lba;
+	bool selftest_fail;		/* fail_lba was given */
+	bool selftest_unsupported;
 };
 
 struct sim_hba_model {
