@@ -15,6 +15,7 @@
 #include "inventory/ata-selftest.h"
 #include "inventory/facts.h"
 #include "inventory/inventory.h"
+#include "inventory/selftest.h"
 #include "util/util.h"
 
 bool
@@ -403,4 +404,7 @@ const struct dev_source dev_source_inventory = {
 	.drive = inv_drive,
 	.selftest_log = inv_selftest_log,
 	.nvme_health = inv_nvme_health,
+	.selftest_start = inv_selftest_start,
+	.selftest_poll = inv_selftest_poll,
+	.selftest_abort = inv_selftest_abort,
 };

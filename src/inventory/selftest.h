@@ -57,6 +57,16 @@ const char *selftest_state_name(enum selftest_state s);	/* "running", "passed", 
 /* The state has ended (not idle, not running). */
 bool selftest_state_over(enum selftest_state s);
 
+/* ---- a real drive's (selftest-ops.c; the SCSI class: selftest-scsi.c) ---- */
+struct dev_facts;
+struct drive;
+int inv_selftest_start(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
+int inv_selftest_poll(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
+int inv_selftest_abort(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s);
+int scsi_selftest_start(const struct drive *d, struct selftest_drive *s);
+int scsi_selftest_poll(const struct drive *d, struct selftest_drive *s);
+int scsi_selftest_abort(const struct drive *d, struct selftest_drive *s);
+
 /* ---- pure decoders (selftest-decode.c; unit tests feed them bytes) ---- */
 
 /* ATA: the SMART data's self-test execution status byte (offset 363: high
