@@ -59,7 +59,7 @@ enum verdict_level st_drive_verdict(const struct st_drive *d, enum selftest_kind
 /* For a test's own step: the self-tests of kind on every target of c,
  * bounded by timeout_s (0: per kind), progress shown, aborted on a stop;
  * each drive's result into out[0 .. c->n_targets) (out[i].d NULL) and a
- * note per target into sr (may be NULL).  0 / -errno.  selftest.c. */
+ * the time each ran into sr (may be NULL).  0 / -errno.  selftest.c. */
 struct bench_ctx;
 int selftest_run_step(struct bench_ctx *c, enum selftest_kind kind, double timeout_s, struct st_drive *out,
 		      struct step_result *sr);

@@ -104,12 +104,10 @@ selftest_run_step(struct bench_ctx *c, enum selftest_kind kind, double timeout_s
 		out[i] = o->dr[i];
 		out[i].d = NULL;	/* points into the scan freed below */
 	}
-	for (size_t k = 0; sr && k < sr->n_res && k < o->n; k++) {
-		struct target_result *tr = &sr->res[k];
-		tr->seconds = o->dr[k].ran_s;
-		snprintf(tr->note, sizeof tr->note, "%s self-test: %s: %s", selftest_kind_name(kind),
-			 selftest_state_name(o->dr[k].s.st.state), o->dr[k].s.st.text);
-	}
+	/* the time each ran; its result is the test's table's (a note would
+	 * be an error of the step) */
+	for (size_t k = 0; sr && k < sr->n_res && k < o->n; k++)
+		sr->res[k].seconds = o->dr[k].ran_s;
 	st_run_free(o);
 	free(o);
 	return rc;

@@ -94,6 +94,8 @@ struct step_result {
 	char label[48];		/* what the step is ("4 drives"); "" none */
 	double window_s;	/* the common window the aggregate covers; 0 = each target's whole time */
 	bool failed;		/* the step could not run (a worker did not start) */
+	bool own;		/* the test's own work, no I/O (a self-test): nothing measured is
+				   no problem (not saved: a live run's exit code) */
 	/* this step's own transfer parameters (steps of one run differ);
 	 * bs 0 = not recorded (an older document): the run's params apply */
 	uint32_t bs;

@@ -48,6 +48,7 @@ step_own(struct runner *r, const struct plan_step *st, struct step_result *sr)
 	pthread_mutex_unlock(&r->mu);
 	for (unsigned k = 0; k < st->n; k++)
 		strtrimcpy(sr->res[k].target, sizeof sr->res[k].target, r->t[st->idx[k]].name);
+	sr->own = true;
 	uint64_t t0 = now_ns();
 	int rc = bt->run_step(&r->ctx, st, sr);
 	sr->seconds = (double)(now_ns() - t0) / 1e9;
