@@ -113,12 +113,21 @@ poll_one(struct st_run *o, size_t i)
 	int rc = src->selftest_poll(&d->t->facts, d->d, &d->s);
 	d->ran_s = d->s.now_s;
 	if (rc) {
-		/* one failed poll is not the test's end: the next one may answer */
+		/* one failed poll is not the test's end: the next one may answer;
+		 * ST_POLL_ERRORS in a row are (the test is aborted) */
 		char why[160];
 		snprintf(why, sizeof why, "%s", d->s.st.text);
 		d->s.st = keep;
 		snprintf(d->s.st.text, sizeof d->s.st.text, "%s", why);
+		if (++d->poll_errors >= ST_POLL_ERRORS) {
+			if (src->selftest_abort)
+				src->selftest_abort(&d->t->facts, d->d, &d->s);
+			d->s.st.state = STS_ERROR;
+			snprintf(d->s.st.text, sizeof d->s.st.text, "its progress could not be read (%.120s)", why);
+		}
+		return;
 	}
+	d->poll_errors = 0;
 	/* a drive that reports no estimate of its own still counts down the
 	 * bound; one that reports a percent gets time left from its rate */
 	if (d->s.st.state == STS_RUNNING && !d->s.st.left_s.known && d->s.st.percent.known &&

@@ -21,8 +21,11 @@ struct st_drive {
 	double speed;			/* its clock: 0 virtual (a sim drive headless), else x real time */
 	double bound_s;			/* on its clock: past this it is aborted (STS_TIMEOUT) */
 	double ran_s;			/* how long it ran, on its clock */
+	unsigned poll_errors;		/* failed polls in a row (ST_POLL_ERRORS: given up) */
 	unsigned lbs;			/* logical sector bytes (the LBA in GB), 0 unknown */
 };
+
+#define ST_POLL_ERRORS 3
 
 struct st_run {
 	enum selftest_kind kind;

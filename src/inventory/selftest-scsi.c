@@ -86,7 +86,24 @@ scsi_selftest_poll(const struct drive *d, struct selftest_drive *s)
 		return fd;
 	struct selftest_status st = s->st;
 	int rc = read_log(fd, &st);
-	if (!rc && st.state == STS_RUNNING) {
+	if (rc == -EOPNOTSUPP) {
+		/* no self-test results page: while the sense data shows progress
+		 * it runs; after that its result is not to be had */
+		uint8_t sb[64];
+		int prog;
+		memset(sb, 0, sizeof sb);
+		char why[128];
+		snprintf(why, sizeof why, "%.100s", st.text);
+		if (!sg_ll_request_sense(fd, false, sb, sizeof sb, false, 0) &&
+		    sg_get_sense_progress_fld(sb, sizeof sb, &prog)) {
+			st.state = STS_RUNNING;
+			KNOWN_SET(st.percent, prog * 100.0 / 65536);
+		} else {
+			st.state = STS_ERROR;
+			snprintf(st.text, sizeof st.text, "no progress in REQUEST SENSE and no result: %.100s", why);
+		}
+		rc = 0;
+	} else if (!rc && st.state == STS_RUNNING) {
 		/* the progress indication of the sense data, 65536ths done */
 		uint8_t sb[64];
 		int prog;

@@ -319,6 +319,7 @@ static struct {
 	double stop_at;		/* the fake clock stops the run here, 0 never */
 	double wall, waited_max;
 	int progress;
+	bool poll_fails;	/* drive 3's polls fail (its device gone) */
 } F;
 
 static int
@@ -340,6 +341,10 @@ fk_poll(const struct dev_facts *f, const struct drive *d, struct selftest_drive 
 	(void)d;
 	int i = f->name[0] - '0';
 	F.polls[i]++;
+	if (i == 3 && F.poll_fails) {
+		snprintf(s->st.text, sizeof s->st.text, "self-test log: Input/output error");
+		return -EIO;
+	}
 	if (F.aborts[i]) {
 		s->st.state = STS_ABORTED;
 		snprintf(s->st.text, sizeof s->st.text, "aborted by the host");
@@ -479,6 +484,24 @@ test_orchestrate_stop(void **state)
 	assert_true(F.polls[0] >= 14 && F.polls[0] <= 16);	/* 70 s / 5 s, plus the read after the abort */
 }
 
+/* Polls that fail: one is not the end (the next may answer), three in a
+ * row are (aborted, an error with the reason). */
+static void
+test_orchestrate_poll_errors(void **state)
+{
+	(void)state;
+	struct st_run o;
+	struct target t[4];
+	setup_run(&o, t, TGT_SIM, 0);
+	F.poll_fails = true;
+	assert_int_equal(st_run_all(&o), 0);
+	assert_int_equal(o.dr[3].s.st.state, STS_ERROR);
+	assert_int_equal(F.polls[3], ST_POLL_ERRORS);
+	assert_int_equal(F.aborts[3], 1);
+	assert_string_equal(o.dr[3].s.st.text, "its progress could not be read (self-test log: Input/output error)");
+	assert_int_equal(o.dr[0].s.st.state, STS_PASSED);	/* the others go on */
+}
+
 int
 main(void)
 {
@@ -491,6 +514,7 @@ main(void)
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_orchestrate_virtual),
 		cmocka_unit_test(test_orchestrate_stop),
+		cmocka_unit_test(test_orchestrate_poll_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
