@@ -45,4 +45,7 @@ void ata_selftest_build(const struct ata_selftest *newest_first, size_t n, uint8
  * the reason. */
 int ata_sgio_selftest_log(const char *devpath, unsigned timeout_ms, uint8_t log[ATA_SELFTEST_SIZE],
 			  char *reason, size_t rn);
+/* SMART EXECUTE OFF-LINE IMMEDIATE with subcommand (1 short, 2 extended in
+ * the background, 127 abort) over SG_IO: 0 or -errno with the reason. */
+int ata_sgio_smart_exec(const char *devpath, unsigned timeout_ms, uint8_t subcommand, char *reason, size_t rn);
 #endif

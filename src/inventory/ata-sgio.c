@@ -374,3 +374,29 @@ ata_sgio_selftest_log(const char *devpath, unsigned timeout_ms, uint8_t log[ATA_
 	close(fd);
 	return rc;
 }
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE (the self-test: selftest-ops.c, where
+ * libatasmart's transport fails); SMART must already be enabled. */
+int
+ata_sgio_smart_exec(const char *devpath, unsigned timeout_ms, uint8_t subcommand, char *reason, size_t rn)
+{
+	uint8_t id[ATA_BLOB_SECTOR];
+	bool sat12;
+	unsigned tmo = clamp_timeout(timeout_ms);
+	int fd = open_dev(devpath, reason, rn);
+	if (fd < 0)
+		return fd;
+	int rc = identify_fd(fd, tmo, id, &sat12, reason, rn);
+	if (!rc) {
+		const struct ata_cmd c = { .command = ATA_SMART, .features = 0xD4, .lba_low = subcommand,
+					   .lba_mid = 0x4F, .lba_high = 0xC2 };
+		struct ata_regs regs;
+		bool hr;
+		char r2[160];
+		rc = sat_command(fd, sat12, &c, NULL, tmo, &regs, &hr, r2, sizeof r2);
+		if (rc)
+			snprintf(reason, rn, "SMART EXECUTE OFF-LINE IMMEDIATE: %s", r2);
+	}
+	close(fd);
+	return rc;
+}

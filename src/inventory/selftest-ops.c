@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <atasmart.h>
 #include <libnvme.h>
+#include "inventory/ata.h"
 #include "inventory/ata-selftest.h"
 #include "inventory/inventory.h"
 #include "inventory/selftest.h"
@@ -40,40 +42,74 @@ ata_test(enum selftest_kind k)
 	return k == SELFTEST_LONG ? SK_SMART_SELF_TEST_EXTENDED : SK_SMART_SELF_TEST_SHORT;
 }
 
-/* libatasmart's view of the drive's SMART data now: 0 with *sk open and
- * *pd its parse (sk_disk_free after), or -errno with the reason. */
+/* The drive's SMART data now as libatasmart parses it: read through its
+ * own transport, or, where that fails (no udev to name the bus, some
+ * bridges), read over our SG_IO and handed to it as a blob (*sgio).  0 with
+ * *sk (sk_disk_free after) and *pd, or -errno with the reason. */
 static int
-ata_open(const struct drive *d, SkDisk **sk, const SkSmartParsedData **pd, struct selftest_status *st)
+ata_open(const struct drive *d, SkDisk **sk, const SkSmartParsedData **pd, bool *sgio,
+	 struct selftest_status *st)
 {
 	SkBool avail = 0;
-	if (sk_disk_open(d->path, sk) < 0) {
-		int e = errno ? errno : EIO;
-		snprintf(st->text, sizeof st->text, "libatasmart could not open %s: %s", d->path, strerror(e));
-		return -e;
+	*sgio = false;
+	if (sk_disk_open(d->path, sk) == 0) {
+		if (sk_disk_smart_is_available(*sk, &avail) == 0 && !avail) {
+			snprintf(st->text, sizeof st->text, "SMART not available on this drive");
+			sk_disk_free(*sk);
+			return -EOPNOTSUPP;
+		}
+		if (avail && sk_disk_smart_read_data(*sk) == 0 && sk_disk_smart_parse(*sk, pd) == 0)
+			return 0;
+		sk_disk_free(*sk);
 	}
-	if (sk_disk_smart_is_available(*sk, &avail) < 0 || !avail) {
-		snprintf(st->text, sizeof st->text, "SMART not available on this drive");
+	void *blob = NULL;
+	size_t n = 0;
+	char why[128] = "";
+	int rc = ata_sgio_blob(d->path, 5000, &blob, &n, why, sizeof why);
+	if (rc) {
+		snprintf(st->text, sizeof st->text, "SMART data unreadable: %s", why);
+		return rc;
+	}
+	if (sk_disk_open(NULL, sk) < 0) {
+		free(blob);
+		snprintf(st->text, sizeof st->text, "libatasmart: %s", strerror(errno ? errno : ENOMEM));
+		return -ENOMEM;
+	}
+	rc = sk_disk_set_blob(*sk, blob, n);
+	free(blob);
+	if (rc < 0 || sk_disk_smart_is_available(*sk, &avail) < 0 || !avail || sk_disk_smart_parse(*sk, pd) < 0) {
+		snprintf(st->text, sizeof st->text, "SMART not available on this drive%s%s%s",
+			 why[0] ? " (" : "", why, why[0] ? ")" : "");
 		sk_disk_free(*sk);
 		return -EOPNOTSUPP;
 	}
-	if (sk_disk_smart_read_data(*sk) < 0 || sk_disk_smart_parse(*sk, pd) < 0) {
-		int e = errno ? errno : EIO;
-		snprintf(st->text, sizeof st->text, "SMART READ DATA failed: %s", strerror(e));
-		sk_disk_free(*sk);
-		return -e;
-	}
+	*sgio = true;
 	return 0;
+}
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE: through libatasmart's transport, or
+ * over SG_IO where its own failed. */
+static int
+ata_exec(const struct drive *d, SkDisk *sk, bool sgio, SkSmartSelfTest t, struct selftest_status *st)
+{
+	char why[128] = "";
+	if (!sgio && sk_disk_smart_self_test(sk, t) == 0)
+		return 0;
+	int rc = ata_sgio_smart_exec(d->path, 5000, (uint8_t)t, why, sizeof why);
+	if (rc)
+		snprintf(st->text, sizeof st->text, "%s", why);
+	return rc;
 }
 
 /* The newest entry of the self-test log as one number (0: none, unreadable). */
 static uint64_t
-ata_log_sig(const struct drive *d, struct ata_selftest_log *log)
+ata_log_sig(const struct drive *d, struct ata_selftest_log *log, char *why, size_t wn)
 {
 	uint8_t raw[ATA_SELFTEST_SIZE];
-	char why[128];
 	memset(log, 0, sizeof(*log));
-	if (ata_sgio_selftest_log(d->path, 5000, raw, why, sizeof why) ||
-	    ata_selftest_parse(raw, log, why, sizeof why) || !log->n)
+	snprintf(why, wn, "no entry");
+	if (ata_sgio_selftest_log(d->path, 5000, raw, why, wn) ||
+	    ata_selftest_parse(raw, log, why, wn) || !log->n)
 		return 0;
 	const struct ata_selftest *e = &log->e[0];
 	return (uint64_t)log->n << 56 | (uint64_t)e->type << 48 | (uint64_t)e->status << 40 |
@@ -85,7 +121,8 @@ ata_start(const struct drive *d, struct selftest_drive *s)
 {
 	SkDisk *sk;
 	const SkSmartParsedData *pd;
-	int rc = ata_open(d, &sk, &pd, &s->st);
+	bool sgio;
+	int rc = ata_open(d, &sk, &pd, &sgio, &s->st);
 	if (rc)
 		return rc;
 	SkSmartSelfTest t = ata_test(s->kind);
@@ -98,15 +135,11 @@ ata_start(const struct drive *d, struct selftest_drive *s)
 	if (mins)
 		KNOWN_SET(s->st.estimate_s, mins * 60.0);
 	struct ata_selftest_log log;
-	priv_of(s)->sig = ata_log_sig(d, &log);
-	if (sk_disk_smart_self_test(sk, t) < 0) {
-		int e = errno ? errno : EIO;
-		snprintf(s->st.text, sizeof s->st.text, "SMART EXECUTE OFF-LINE IMMEDIATE failed: %s", strerror(e));
-		sk_disk_free(sk);
-		return -e;
-	}
+	char why[96];
+	priv_of(s)->sig = ata_log_sig(d, &log, why, sizeof why);
+	rc = ata_exec(d, sk, sgio, t, &s->st);
 	sk_disk_free(sk);
-	return 0;
+	return rc;
 }
 
 static int
@@ -114,7 +147,8 @@ ata_poll(const struct drive *d, struct selftest_drive *s)
 {
 	SkDisk *sk;
 	const SkSmartParsedData *pd;
-	int rc = ata_open(d, &sk, &pd, &s->st);
+	bool sgio;
+	int rc = ata_open(d, &sk, &pd, &sgio, &s->st);
 	if (rc)
 		return rc;
 	struct selftest_status st = s->st;
@@ -124,11 +158,19 @@ ata_poll(const struct drive *d, struct selftest_drive *s)
 		/* over: the log has the result and the failing LBA, once it has
 		 * this test's entry (a drive may answer the old status at first) */
 		struct ata_selftest_log log;
-		uint64_t sig = ata_log_sig(d, &log);
-		if (sig && sig != priv_of(s)->sig)
+		char why[96];
+		uint64_t sig = ata_log_sig(d, &log, why, sizeof why);
+		if (sig && sig != priv_of(s)->sig) {
 			selftest_ata_log(&log, s->kind, &st);
-		else if (st.state != STS_ABORTED && s->now_s < 30)
-			st.state = STS_RUNNING;	/* not begun yet */
+		} else if (!sig && !priv_of(s)->sig) {
+			/* no log to tell this test's entry from an older one: the
+			 * execution status is all the drive says (no failing LBA) */
+			char t[64];
+			snprintf(t, sizeof t, "%.60s", st.text);
+			snprintf(st.text, sizeof st.text, "%s (SMART execution status; no self-test log: %.50s)", t, why);
+		} else if (st.state != STS_ABORTED && s->now_s < 30) {
+			st.state = STS_RUNNING;	/* not in the log yet */
+		}
 	}
 	if (st.state == STS_RUNNING && st.estimate_s.known)
 		KNOWN_SET(st.left_s, st.estimate_s.v > s->now_s ? st.estimate_s.v - s->now_s : 0);
@@ -140,11 +182,12 @@ static int
 ata_abort(const struct drive *d, struct selftest_drive *s)
 {
 	SkDisk *sk;
-	if (sk_disk_open(d->path, &sk) < 0)
-		return -(errno ? errno : EIO);
-	int rc = sk_disk_smart_self_test(sk, SK_SMART_SELF_TEST_ABORT) < 0 ? -(errno ? errno : EIO) : 0;
+	const SkSmartParsedData *pd;
+	bool sgio;
+	int rc = ata_open(d, &sk, &pd, &sgio, &s->st);
 	if (rc)
-		snprintf(s->st.text, sizeof s->st.text, "abort failed: %s", strerror(-rc));
+		return rc;
+	rc = ata_exec(d, sk, sgio, SK_SMART_SELF_TEST_ABORT, &s->st);
 	sk_disk_free(sk);
 	return rc;
 }
