@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include "bench/bench.h"
 #include "bench/pin.h"
+#include "bench/selftest-run.h"
 #include "bench/surface.h"
 #include "bench/triage.h"
 
@@ -134,6 +135,10 @@ struct tri_state {
 	uint64_t wv_lo, wv_hi;		/* bytes, over all drives */
 	unsigned wv_chunks, wv_next;	/* rounds, the next round to add */
 	uint64_t wv_cur_a, wv_cur_b;	/* the running round's bytes */
+	/* --self-test (selftest-triage.c): the last step, each drive's result */
+	bool st_added, st_ran;
+	enum selftest_kind st_kind;
+	struct st_drive st[PLAN_MAX_TARGETS];
 };
 
 static inline struct tri_io *
@@ -223,4 +228,12 @@ void triage_rule(struct tri_io *s, const struct io_done *d, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 void triage_ext_add(struct surface_extent *x, size_t *n, size_t *lost, uint64_t a, uint64_t b);
 int triage_add_reason(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* selftest-triage.c: --self-test; its step added once the reads are done
+ * (on_step of the last one), run (run_step), judged (judge_drive). */
+extern const struct bench_param bp_triage_selftest;
+void triage_selftest_add(struct bench_ctx *c);
+int triage_selftest_run(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr);
+void triage_selftest_run_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
+			       struct strlist *ev);
 #endif

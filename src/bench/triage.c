@@ -468,7 +468,7 @@ triage_on_tick(struct bench_ctx *c, const struct plan_step *st, double step_s)
 }
 
 static void
-triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
+triage_on_step_reads(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
 {
 	struct tri_state *S = c->state;
 	size_t i = S->done++;
@@ -556,6 +556,18 @@ triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_resu
 		triage_wv_next(c);
 }
 
+static void
+triage_on_step(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr)
+{
+	struct tri_state *S = c->state;
+	if (st->own) {	/* the self-test (--self-test), the last step */
+		S->done++;
+		return;
+	}
+	triage_on_step_reads(c, st, sr);
+	triage_selftest_add(c);	/* once the reads are done */
+}
+
 const struct bench_test bench_triage = {
 	.name = "triage",
 	.summary = "bench triage: every drive solo then together, peers compared, one verdict each "
@@ -573,7 +585,7 @@ const struct bench_test bench_triage = {
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
 						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
 						       &bp_budget, &bp_pin_budget, &bp_nvcrit, &bp_nvspare, &bp_nvmedia,
-						       &bp_wear, &bp_hopt, NULL },
+						       &bp_wear, &bp_hopt, &bp_triage_selftest, &bp_selftest_timeout, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,
@@ -581,5 +593,6 @@ const struct bench_test bench_triage = {
 	.state_size = sizeof(struct tri_state),
 	.on_step = triage_on_step,
 	.on_tick = triage_on_tick,
+	.run_step = triage_selftest_run,
 	.finish = triage_finish,
 };

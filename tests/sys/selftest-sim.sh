@@ -6,7 +6,8 @@
 #        the LBA and its GB, exit 1;
 #   sim2, PM981NOST, an NVMe SSD without Device Self-test: "self-test not
 #        supported (OACS)", INFO, not a failure.
-# --self-test-timeout bounds a long one (timed out: WARN).  Then paced (real
+# --self-test-timeout bounds a long one (timed out: WARN); triage --self-test
+# short puts the result in each drive's verdict (off by default).  Then paced (real
 # time, inside a pty so the progress line shows): once both self-tests are
 # seen running, SIGINT aborts them on every drive and the run records
 # "aborted" (exit 130, interrupted).  It waits on what it can see, never a
@@ -56,6 +57,30 @@ v = [x for x in r["verdicts"] if x["kind"] == "selftest"]
 assert v[0]["level"] == "warn" and "long self-test timed out: still running after 600 s: aborted" in v[0]["text"], v
 PY
 echo "ok: --self-test-timeout 10m aborts a long self-test still running (WARN)"
+
+# triage --self-test short: the self-test after the reads, in each drive's verdict
+"$DSA" --rig "$F/selftest.rig" triage sim0 sim1 sim2 --region 0:2000000 --seed 3 --self-test short \
+    --json "$T/tr.json" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "triage --self-test: exit $rc, want 1: $(tail -5 "$T/out")"
+python3 - "$T/tr.json" <<'PY' || fail "triage --self-test"
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+v = [x for x in r["verdicts"] if x["kind"] == "triage"]
+assert [x["level"] for x in v] == ["pass", "fail", "pass"], [x["text"] for x in v]
+assert v[1]["text"] == "sim:sim1: FAIL: short self-test failed at LBA 3907029168 (2000.399 GB): completed: read failure", v[1]["text"]
+assert "short self-test passed" in v[0]["evidence"], v[0]["evidence"]
+assert "no short self-test: self-test not supported (OACS)" in v[2]["evidence"], v[2]["evidence"]
+assert r["steps"][-1]["label"] == "short self-test", [s["label"] for s in r["steps"]]
+PY
+"$DSA" --rig "$F/selftest.rig" triage sim0 sim1 --region 0:2000000 --seed 3 --json "$T/tn.json" >"$T/out" 2>&1
+[ $? -eq 0 ] || fail "triage without --self-test: $(tail -3 "$T/out")"
+python3 - "$T/tn.json" <<'PY' || fail "triage without --self-test runs none"
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+assert all("self-test" not in s["label"] for s in r["steps"]), [s["label"] for s in r["steps"]]
+PY
+echo "ok: triage --self-test short: FAIL with the LBA in the verdict, not supported as evidence; off by default"
 
 # Paced: the progress line at a terminal (script gives the run a pty)
 command -v script >/dev/null || { echo "SKIP: no script(1) for a pty: the SIGINT part not run"; echo PASS; exit 0; }

@@ -2,7 +2,7 @@
 # sim-verdicts.sh - surface, align and smr give the verdict each shipped drive
 # model is built to produce, on every model (virtual time, fixed seed): the
 # flawed drive fails its surface scan and every other model is healthy; the
-# SSDs (SSD860EVO, the NVMe PM981WORN) and the flawed drive show no alignment penalty and every other model
+# SSDs (SSD860EVO, the NVMe PM981WORN and PM981NOST) and the flawed drive show no alignment penalty and every other model
 # behaves as 4096-byte sectors; the three DM-SMR models are confirmed, the
 # SSDs are "does not apply" and every other model reads as CMR.
 DS=${DISKSCOPE:-build/diskscope}
@@ -42,7 +42,7 @@ for m in sorted({m for m, _ in rc}):
         ok = s["level"] == "pass" and "healthy" in s["text"] and rc[(m, "surface")] == 0
     ok or bad.append(("surface", m, s["level"], s["text"]))
     a = verdict(m, "align")
-    if m in ("FLAWED250", "SSD860EVO", "PM981WORN"):
+    if m in ("FLAWED250", "SSD860EVO", "PM981WORN", "PM981NOST"):
         ok = "no alignment penalty measured" in a["text"]
     else:
         ok = "behaves as 4096-byte physical sectors" in a["text"]
@@ -50,7 +50,7 @@ for m in sorted({m for m, _ in rc}):
     v = verdict(m, "smr")
     if m in smr_models:
         ok = "DM-SMR confirmed" in v["text"] and v["level"] == "warn"
-    elif m in ("SSD860EVO", "PM981WORN"):
+    elif m in ("SSD860EVO", "PM981WORN", "PM981NOST"):
         ok = "does not apply" in v["text"]
     else:
         ok = ": CMR" in v["text"] and v["level"] == "pass"
