@@ -124,7 +124,7 @@ row_verdict(struct ui *u, const struct snap_target *t, const struct btab *b, str
 		row->rank = BV_RUN;
 		snprintf(row->verdict, sizeof(row->verdict), "%s",
 			 t->ended == SNAP_END_DONE ? "read done" : !t->active ? "waiting" :
-			 t->phase == SNAP_PH_MEASURE ? "reading" : "starting");
+			 t->activity[0] ? "self-testing" : t->phase == SNAP_PH_MEASURE ? "reading" : "starting");
 	}
 }
 
@@ -382,7 +382,7 @@ draw_row(struct ui *u, const struct brow *r, const struct btab *b, const struct 
 		draw_fill(y, x, c->slot + c->name + c->model + c->serial + c->prog + c->rate + c->temp + 16, a);
 	slot_text(u, r, slot, sizeof(slot));
 	progress_text(u, t, r, prog, sizeof(prog));
-	if (t->active && ui_test_running(u) && t->phase == SNAP_PH_MEASURE && !t->ended)
+	if (t->active && ui_test_running(u) && t->phase == SNAP_PH_MEASURE && !t->ended && !t->activity[0])
 		fmt_rate(rate, sizeof(rate), t->mbps);
 	else
 		snprintf(rate, sizeof(rate), "-");
@@ -396,7 +396,10 @@ draw_row(struct ui *u, const struct brow *r, const struct btab *b, const struct 
 	x = col(y, x, c->prog, a, prog);
 	x = col(y, x, c->rate, a, rate);
 	x = col(y, x, c->temp, a, temp);
-	draw_strip(u, &t->strip, lo, y, x, c->strip, false);
+	if (t->activity[0] && t->active && ui_test_running(u))	/* a self-test: no blocks to draw */
+		draw_text(y, x, c->strip, a, t->activity);
+	else
+		draw_strip(u, &t->strip, lo, y, x, c->strip, false);
 	x += c->strip + 1;
 	draw_text(y, x, c->verdict, attr_of(sel ? EL_SELECTED : el), r->verdict);
 }

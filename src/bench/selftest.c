@@ -195,6 +195,7 @@ const struct bench_test bench_selftest = {
 	.name = "selftest",
 	.summary = "the drives' own self-tests (short or long), on all drives at once",
 	.writes = false,
+	.command = true,
 	.defaults = {
 		.bs = 1048576, .qd = 1, .seconds = 0, .ramp_s = 0,
 		.region_start = 0, .region_end = 1,
