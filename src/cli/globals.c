@@ -140,6 +140,7 @@ globals_usage(FILE *f)
 	    "       diskscope [GLOBAL...] run TEST TARGET... [OPTIONS] headless test (run --help)\n"
 	    "       diskscope show RESULT.json [RESULT2.json]          a saved run in the dashboard\n"
 	    "       diskscope [GLOBAL...] triage TARGET... [OPTIONS]  every drive, one verdict each\n"
+	    "       diskscope [GLOBAL...] selftest TARGET... [--kind short|long]  the drives' own self-tests\n"
 	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
 	    "       diskscope report RESULT.json... [-o FILE.html|-]  an HTML report (printable)\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
