@@ -9,6 +9,7 @@
 #include "inventory/facts.h"
 #include "inventory/nvme.h"
 #include "sim/drive.h"
+#include "sim/identify.h"
 #include "sim/sim.h"
 
 static const struct sim_drive_model *
@@ -126,6 +127,23 @@ src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	return 0;
 }
 
+/* The model's SCSI health pages ([scsi]); after a test's I/O, what grew
+ * meanwhile added. */
+static int
+src_scsi_health(const struct dev_facts *f, const struct drive *d, bool after, struct scsi_health *out)
+{
+	const struct sim_drive_model *m = model_of(f);
+	struct scsi_info si;
+	if (!m) {
+		memset(out, 0, sizeof *out);
+		snprintf(out->reason, sizeof out->reason, "no sim model");
+		return -ENODATA;
+	}
+	sim_scsi_info(m, d ? d->serial : "", after, &si);
+	*out = si.health;
+	return m->scsi ? 0 : -ENODATA;
+}
+
 static const struct dev_source sim_source = {
 	.name = "sim model",
 	.scan_opts = src_scan_opts,
@@ -133,6 +151,7 @@ static const struct dev_source sim_source = {
 	.smart_after = src_smart_after,
 	.selftest_log = src_selftest_log,
 	.nvme_health = src_nvme_health,
+	.scsi_health = src_scsi_health,
 };
 
 void

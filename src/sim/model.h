@@ -92,6 +92,18 @@ struct sim_drive_model {
 	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
 	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
 	double nvme_temperature_c;
+	/* a SCSI/SAS drive's READ CAPACITY(16) and health pages ([scsi]: no ATA
+	 * SMART); _during: added once a test's I/O ran */
+	bool scsi;
+	uint32_t scsi_block_bytes;	/* what READ CAPACITY(16) says (520: a storage array's
+					   format; the sim still moves 'logical'-byte blocks) */
+	bool scsi_protection;
+	uint64_t scsi_grown_defects, scsi_grown_defects_during;
+	uint64_t scsi_read_uncorrected, scsi_read_uncorrected_during, scsi_write_uncorrected;
+	uint64_t scsi_ie_asc, scsi_ie_ascq;	/* informational exception, 0/0 none */
+	uint64_t scsi_selftest_result, scsi_selftest_lba;	/* newest self-test: 0 ok, 3..7 failed */
+	uint64_t scsi_power_on_hours, scsi_start_stop_cycles;
+	double scsi_temperature_c;
 };
 
 struct sim_hba_model {
