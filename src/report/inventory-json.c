@@ -147,6 +147,24 @@ nvme_health_json(const struct nvme_health *h)
 	return o;
 }
 
+/* One self-test log result (the VDI bits say which fields are valid). */
+static struct json_object *
+nvme_st_json(const struct nvme_st_entry *e)
+{
+	struct json_object *j = json_object_new_object();
+	ADD(j, "result", json_object_new_int((int)e->result));
+	ADD(j, "result_text", json_object_new_string(nvme_st_result_text(e->result)));
+	ADD(j, "code", json_object_new_int((int)e->code));
+	ADD(j, "segment", json_object_new_int((int)e->segment));
+	ADD(j, "valid_bits", json_object_new_int((int)e->valid));
+	ADD(j, "power_on_hours", json_object_new_int64((int64_t)e->power_on_hours));
+	ADD(j, "nsid", doc_known_u64(&e->nsid));
+	ADD(j, "failing_lba", doc_known_u64(&e->failing_lba));
+	ADD(j, "status_code_type", doc_known_u64(&e->sct));
+	ADD(j, "status_code", doc_known_u64(&e->sc));
+	return j;
+}
+
 static struct json_object *
 nvme_json(const struct nvme_info *n)
 {
@@ -207,6 +225,12 @@ nvme_json(const struct nvme_info *n)
 	ADD(x, "percent_done", doc_known_u64(&n->selftest_percent));
 	ADD(x, "last_result", doc_known_u64(&n->selftest_last_result));
 	ADD(x, "last_code", doc_known_u64(&n->selftest_last_code));
+	struct json_object *sl = json_object_new_array();
+	for (unsigned i = 0; i < n->n_selftest; i++)
+		json_object_array_add(sl, nvme_st_json(&n->selftest_log[i]));
+	ADD(x, "log", sl);
+	const struct nvme_st_entry *bad = nvme_st_failed(n);
+	ADD(x, "newest_failed", bad ? nvme_st_json(bad) : NULL);
 	ADD(o, "self_test", x);
 	return o;
 }
