@@ -8,6 +8,7 @@
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
 #include "inventory/nvme.h"
+#include "inventory/wear.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -32,6 +33,7 @@ struct tri_snap {
 	bool nvme;			/* the NVMe health log was read (its source's) */
 	struct nvme_health nh;		/* it; .reason says why not */
 	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+	struct drive_wear wear;		/* SSD wear from the NVMe log or SMART (inventory/wear.h) */
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the

@@ -372,6 +372,41 @@ read_logs(int fd, const char *name, const char *save_dir, struct nvme_info *out)
 	}
 }
 
+static int
+read_ns(int fd, const char *name, const char *save_dir, struct nvme_info *out)
+{
+	struct nvme_id_ns ns;
+	memset(&ns, 0, sizeof ns);
+	errno = 0;
+	int rc = nvme_rc(identify_cns(fd, NVME_IDENTIFY_CNS_NS, (__u32)out->nsid.v, &ns),
+			 "identify namespace", out->reason, sizeof out->reason);
+	if (rc == 0) {
+		nvme_health_from_ns(&ns, out);
+		save_page(save_dir, name, "ns", &ns, sizeof ns);
+	}
+	return rc;
+}
+
+int
+nvme_ns_format_read(const char *path, struct nvme_info *out)
+{
+	memset(out, 0, sizeof *out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(out->reason, sizeof out->reason, "open %s: %s", path, strerror(e));
+		return -e;
+	}
+	__u32 nsid = 0;
+	int rc = nvme_rc(nvme_get_nsid(fd, &nsid), "namespace id", out->reason, sizeof out->reason);
+	if (rc == 0) {
+		out->nsid = known_u64_of(nsid);
+		rc = read_ns(fd, NULL, NULL, out);
+	}
+	close(fd);
+	return rc;
+}
+
 int
 nvme_health_read(const char *path, const char *name, const char *save_dir,
 		 struct nvme_info *out)
@@ -402,17 +437,8 @@ nvme_health_read(const char *path, const char *name, const char *save_dir,
 	nvme_health_from_ctrl(&ctrl, out);
 	save_page(save_dir, name, "ctrl", &ctrl, sizeof ctrl);
 
-	if (out->nsid.known) {
-		struct nvme_id_ns ns;
-		memset(&ns, 0, sizeof ns);
-		char why[96];
-		errno = 0;
-		if (nvme_rc(identify_cns(fd, NVME_IDENTIFY_CNS_NS, (__u32)out->nsid.v, &ns), "identify namespace",
-			    why, sizeof why) == 0) {
-			nvme_health_from_ns(&ns, out);
-			save_page(save_dir, name, "ns", &ns, sizeof ns);
-		}
-	}
+	if (out->nsid.known)
+		read_ns(fd, name, save_dir, out);
 
 	struct nvme_smart_log smart;
 	memset(&smart, 0, sizeof smart);

@@ -120,4 +120,7 @@ void nvme_health_from_selftest(const struct nvme_self_test_log *l, struct nvme_i
  * there as NAME.nvme-{ctrl,ns,smart}.bin (NULL: not). */
 int nvme_health_read(const char *path, const char *name, const char *save_dir,
 		     struct nvme_info *out);
+/* Only the namespace (its id, size, LBA formats) of the block device at
+ * path: 0, or -errno with out->reason. */
+int nvme_ns_format_read(const char *path, struct nvme_info *out);
 #endif

@@ -259,6 +259,10 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	x = json_object_new_object();
 	ADD(x, "logical", doc_known_u64(&d->logical));
 	ADD(x, "physical", doc_known_u64(&d->physical));
+	bool fmt = d->transport == TR_NVME && d->nvme.lbaf_in_use.known;
+	ADD(x, "metadata_bytes", fmt ?
+	    json_object_new_int64((int64_t)d->nvme.lbaf[d->nvme.lbaf_in_use.v].meta_bytes)
+	    : NULL);
 	ADD(x, "alignment_offset", doc_known_u64(&d->alignment_offset));
 	ADD(x, "min_io", doc_known_u64(&d->min_io));
 	ADD(x, "opt_io", doc_known_u64(&d->opt_io));

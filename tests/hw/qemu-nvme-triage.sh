@@ -8,7 +8,8 @@
 # `smart_critical_warning` QOM property (writable at run time in 7.2) through QMP to
 # 0x05 and triage FAILs it naming those bits, `list --json` shows them; on nvme1,
 # nvme-cli's Set Features (temperature threshold, FID 04h) to 40 C under 50 C makes
-# QEMU raise the temperature bit (0x02), and triage FAILs it.
+# QEMU raise the temperature bit (0x02), and triage FAILs it.  And the sector sizes
+# come from the namespace's LBA format in use (`list --json` sectors.source).
 # Exit 0 pass, 77 skip, else fail.  HWQ_KEEP=1 keeps the work dir.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -148,6 +149,9 @@ hl = n0[0]["nvme"]["health"] if n0 and n0[0].get("nvme") else {}
 check(hl.get("critical_warning") == 5 and
       hl.get("critical_warning_text") == "spare below threshold, reliability degraded",
       "list --json shows the critical warning", (hl.get("critical_warning"), hl.get("critical_warning_text")))
+sec = n0[0].get("sectors", {}) if n0 else {}
+check(sec.get("source") == "namespace" and sec.get("logical") == 512 and sec.get("metadata_bytes") == 0,
+      "sector sizes from the namespace's LBA format in use (512 + 0 metadata)", sec)
 check(rd("setfeat.rc").strip() == "0", "nvme set-feature temperature threshold 313 K", rd("setfeat.txt").strip())
 t = tri("temp")
 check(t["level"] == "fail" and "NVMe critical warning 0x02: temperature threshold" in t["text"],
