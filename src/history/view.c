@@ -109,11 +109,18 @@ static const struct hfig ata_figs[] = {
 	{ "reallocated", "reallocated", "" }, { "pending", "pending", "" }, { "temp_c", "temperature", " C" },
 	{ "wear_pct", "wear", "%" }, { "bytes_written", "bytes written", "" }, { NULL, NULL, NULL },
 };
+/* SCSI: the keys its "health" columns take once triage reads its pages */
+static const struct hfig scsi_figs[] = {
+	{ "grown_defects", "grown defects", "" }, { "read_uncorrected", "read uncorrected", "" },
+	{ "write_uncorrected", "write uncorrected", "" }, { "verify_uncorrected", "verify uncorrected", "" },
+	{ "non_medium_errors", "non-medium errors", "" }, { "temp_c", "temperature", " C" },
+	{ "power_on_hours", "power on", " h" }, { NULL, NULL, NULL },
+};
 static const struct {
 	const char *cls;
 	const struct hfig *figs;
 } classes[] = {
-	{ "nvme", nvme_figs }, { "ata", ata_figs },
+	{ "nvme", nvme_figs }, { "ata", ata_figs }, { "scsi", scsi_figs },
 };
 
 static void

@@ -223,9 +223,9 @@ nvme_st_result_text(unsigned result)
 const struct nvme_st_entry *
 nvme_st_failed(const struct nvme_info *n)
 {
-	if (n->selftest_failed_at < 0 || (unsigned)n->selftest_failed_at >= n->n_selftest)
+	if (!n->selftest_failed_at.known || n->selftest_failed_at.v >= n->n_selftest)
 		return NULL;
-	return &n->selftest_log[n->selftest_failed_at];
+	return &n->selftest_log[n->selftest_failed_at.v];
 }
 
 const char *
@@ -283,13 +283,13 @@ nvme_health_from_selftest(const struct nvme_self_test_log *l, struct nvme_info *
 	/* the whole log, newest first; the newest failed one (results 5..7:
 	 * a segment, an unknown segment or the namespace failed it) */
 	out->n_selftest = 0;
-	out->selftest_failed_at = -1;
+	KNOWN_CLEAR(out->selftest_failed_at);
 	for (unsigned i = 0; i < NVME_ST_LOG_ENTRIES; i++) {
 		struct nvme_st_entry *e = &out->selftest_log[out->n_selftest];
 		if (!selftest_entry(&l->result[i], e))
 			continue;
-		if (out->selftest_failed_at < 0 && e->result >= 5 && e->result <= 7)
-			out->selftest_failed_at = (int)out->n_selftest;
+		if (!out->selftest_failed_at.known && e->result >= 5 && e->result <= 7)
+			KNOWN_SET(out->selftest_failed_at, out->n_selftest);
 		out->n_selftest++;
 	}
 }

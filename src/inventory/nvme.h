@@ -94,10 +94,10 @@ struct nvme_info {
 	struct known_u64 selftest_current, selftest_percent;
 	struct known_u64 selftest_last_result, selftest_last_code;	/* DSTS bits 3:0, 7:4 */
 	/* the whole log: its used entries, newest first, and the index of the
-	 * newest failed one (result 5..7), -1 none */
+	 * newest failed one (result 5..7; unknown: none failed) */
 	struct nvme_st_entry selftest_log[NVME_ST_LOG_ENTRIES];
 	unsigned n_selftest;
-	int selftest_failed_at;
+	struct known_u64 selftest_failed_at;
 };
 /* What a self-test result (DSTS bits 3:0) says ("completed without error"). */
 const char *nvme_st_result_text(unsigned result);

@@ -340,7 +340,7 @@ test_selftest_full_log(void **state)
 	st.result[7].sct = 2, st.result[7].sc = 0x81;
 	nvme_health_from_selftest(&st, &n);
 	assert_int_equal(n.n_selftest, 19);
-	assert_int_equal(n.selftest_failed_at, 3);	/* the newest failed one */
+	assert_known(n.selftest_failed_at, 3);	/* the newest failed one */
 	const struct nvme_st_entry *e = &n.selftest_log[3];
 	assert_int_equal(e->result, 7);
 	assert_int_equal(e->code, 2);
@@ -367,12 +367,12 @@ test_selftest_full_log(void **state)
 	st.result[1].dsts = 0x0f;
 	nvme_health_from_selftest(&st, &n);
 	assert_int_equal(n.n_selftest, 18);
-	assert_int_equal(n.selftest_failed_at, 2);
+	assert_known(n.selftest_failed_at, 2);
 	assert_int_equal(n.selftest_log[1].power_on_hours, 4998);
 	/* none failed */
 	st.result[3].dsts = st.result[7].dsts = 0x10;
 	nvme_health_from_selftest(&st, &n);
-	assert_int_equal(n.selftest_failed_at, -1);
+	assert_false(n.selftest_failed_at.known);
 }
 
 int
