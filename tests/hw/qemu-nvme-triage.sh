@@ -9,7 +9,9 @@
 # 0x05 and triage FAILs it naming those bits, `list --json` shows them; on nvme1,
 # nvme-cli's Set Features (temperature threshold, FID 04h) to 40 C under 50 C makes
 # QEMU raise the temperature bit (0x02), and triage FAILs it.  And the sector sizes
-# come from the namespace's LBA format in use (`list --json` sectors.source).
+# come from the namespace's LBA format in use (`list --json` sectors.source; a third
+# controller's namespace has 8 metadata bytes per LBA), the wear is in the evidence
+# and the run's health table holds the class-tagged record.
 # Exit 0 pass, 77 skip, else fail.  HWQ_KEEP=1 keeps the work dir.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -19,13 +21,16 @@ TOP=$(cd "$HERE/../.." && pwd)
 
 hwq_begin nvtri
 command -v nvme >/dev/null 2>&1 || hwq_skip "nvme-cli not installed (the guest's Set Features needs it)"
-for i in n0 n1; do truncate -s 128M "$W/$i.img"; done
+for i in n0 n1 n2; do truncate -s 128M "$W/$i.img"; done
 QMP=$W/qmp.sock
 QARGS=(
 	-drive "if=none,id=n0,file=$W/n0.img,format=raw,cache=unsafe"
 	-device "nvme,id=nv0,addr=0x6,serial=TRINVME00,drive=n0"
 	-drive "if=none,id=n1,file=$W/n1.img,format=raw,cache=unsafe"
 	-device "nvme,id=nv1,addr=0x7,serial=TRINVME01,drive=n1"
+	-device "nvme,id=nv2,addr=0x8,serial=TRINVME02"
+	-drive "if=none,id=n2,file=$W/n2.img,format=raw,cache=unsafe"
+	-device "nvme-ns,drive=n2,bus=nv2,nsid=1,ms=8"
 	-qmp "unix:$QMP,server=on,wait=off"
 )
 
@@ -36,7 +41,7 @@ cat >"$R/init" <<'EOS'
 #!/bin/busybox sh
 . /etc/hwq-guest.sh
 hwq_g_start
-hwq_g_wait_disks 0 2
+hwq_g_wait_disks 0 3
 export HOME=/tmp
 O=/tmp/out; mkdir -p $O
 tri() {	# tri NAME DEV [options]: read-only triage, its JSON and exit code
@@ -132,6 +137,8 @@ check(ev(b, "critical warning 0x00 (none)"), "evidence: no warning bit", ev(b, "
 # QEMU 7.2 reports spare 0 % and threshold 0 %: equal, not below
 check(ev(b, "available spare 0% (threshold 0%)"), "evidence: QEMU's spare 0 %, threshold 0 %", ev(b, "spare"))
 check(ev(b, "temperature: 50 C"), "evidence: composite temperature 50 C", ev(b, "temperature"))
+check([e for e in b["evidence"] if e.startswith("wear: 0% used (NVMe percentage used)")],
+      "evidence: the wear from the health log", ev(b, "wear"))
 h = tri("hot")
 check(h["level"] == "fail" and "too warm: 50 C (limit 45 C)" in h["text"], "--max-temp 45 FAILs it", h["text"])
 c = tri("cw")
@@ -141,6 +148,15 @@ check("NVMe critical warning 0x05: spare below threshold, reliability degraded" 
 check(ev(c, "critical warning 0x05 (spare below threshold, reliability degraded)"),
       "and in the evidence", ev(c, "NVMe health"))
 try:
+    tabs = json.load(open(os.path.join(g, "cw.json")))["run"]["tables"]
+    ht = [t for t in tabs if t["name"] == "health"][0]
+    names = [c["name"] if isinstance(c, dict) else c for c in ht["columns"]]
+    row = dict(zip(names, ht["rows"][0]))
+except (OSError, ValueError, IndexError, KeyError):
+    row = {}
+check(row.get("class") == "nvme" and row.get("critical_warning") == 5 and row.get("temp_c") == 50,
+      "the run's health table: class nvme, critical warning 5, 50 C", row)
+try:
     drives = json.load(open(os.path.join(g, "list-cw.json")))["inventory"]["drives"]
 except (OSError, ValueError):
     drives = []
@@ -149,6 +165,10 @@ hl = n0[0]["nvme"]["health"] if n0 and n0[0].get("nvme") else {}
 check(hl.get("critical_warning") == 5 and
       hl.get("critical_warning_text") == "spare below threshold, reliability degraded",
       "list --json shows the critical warning", (hl.get("critical_warning"), hl.get("critical_warning_text")))
+n2 = [d for d in drives if d.get("serial") == "TRINVME02"]
+sec = n2[0].get("sectors", {}) if n2 else {}
+check(sec.get("source") == "namespace" and sec.get("logical") == 512 and sec.get("metadata_bytes") == 8,
+      "a namespace with 8 metadata bytes per LBA (nvme-ns ms=8)", sec)
 sec = n0[0].get("sectors", {}) if n0 else {}
 check(sec.get("source") == "namespace" and sec.get("logical") == 512 and sec.get("metadata_bytes") == 0,
       "sector sizes from the namespace's LBA format in use (512 + 0 metadata)", sec)
