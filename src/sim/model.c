@@ -67,6 +67,8 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "reallocated", SK_U64, OFF(reallocated), 0, 0, 1e9, false, false },
 	{ "smart", "pending", SK_U64, OFF(pending), 0, 0, 1e9, false, false },
 	{ "smart", "offline_uncorrectable", SK_U64, OFF(offline_uncorrectable), 0, 0, 1e9, false, false },
+	{ "smart", "ssd_life_left", SK_U64, OFF(ssd_life_left), 0, 1, 100, false, false },
+	{ "smart", "lbas_written", SK_U64, OFF(lbas_written), 0, 1, 1e15, false, false },
 	{ "smart", "selftest", SK_CUSTOM, OFF(selftest), 0, 0, 0, false, true },
 	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
 	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
@@ -78,6 +80,7 @@ static const struct sim_key drive_keys[] = {
 	{ "nvme", "media_errors", SK_U64, OFF(nvme_media_errors), 0, 0, 1e12, false, false },
 	{ "nvme", "media_errors_during", SK_U64, OFF(nvme_media_errors_during), 0, 0, 1e12, false, false },
 	{ "nvme", "temperature_c", SK_DBL, OFF(nvme_temperature_c), 0, -40, 125, false, false },
+	{ "nvme", "data_units_written", SK_U64, OFF(nvme_data_units_written), 0, 1, 1e15, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */

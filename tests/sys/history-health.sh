@@ -28,7 +28,7 @@ export XDG_DATA_HOME="$T/xdg"
 # shellcheck disable=SC2086
 "$DS" $H history sim1 >"$T/h1" 2>&1 || fail "history sim1: $(cat "$T/h1")"
 cat "$T/h1"
-want="health (nvme): critical warning 0x05, spare 5%, threshold 10%, used 100%, data units written unknown, media errors 15, temperature 41"
+want="health (nvme): critical warning 0x05, spare 5%, threshold 10%, used 100%, data units written 585937500, media errors 15, temperature 41"
 n=$(grep -c "^      $want" "$T/h1")
 [ "$n" = 2 ] || fail "want the NVMe health line under each of 2 runs, got $n"
 # shellcheck disable=SC2086
@@ -48,7 +48,7 @@ for r in runs:
     assert h["class"] == "nvme", h
     assert (h["critical_warning"], h["available_spare"], h["spare_threshold"], h["percent_used"],
             h["media_errors"]) == (5, 5, 10, 100, 15), h
-    assert h["data_units_written"] is None, h      # the model has none: unknown, not 0
+    assert h["data_units_written"] == 585937500, h
     assert h["wear_pct"] == 100 and h["wear_source"] == "NVMe percentage used", h
 PY
 echo PASS
