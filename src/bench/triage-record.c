@@ -3,6 +3,7 @@
  * log's figures or ATA SMART's, the wear), which the run document and the
  * bench history keep (history/store.c: drive_health).  A class adds its
  * columns here; a figure the class has not is unknown (null). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench/triage-int.h"
@@ -100,4 +101,46 @@ triage_wear_evidence(const struct tri_snap *b, const struct tri_snap *a, struct 
 	if (!s->nvme && !s->smart)
 		return;		/* nothing read: the health rules say so */
 	strlist_addf(ev, "wear: %s", wear_text(&s->wear, t, sizeof(t)));
+}
+
+/* The column named name of t, -1 none. */
+static int
+col_named(const struct result_table *t, const char *name)
+{
+	for (size_t c = 0; c < t->n_cols; c++)
+		if (!strcmp(t->cols[c].name, name))
+			return (int)c;
+	return -1;
+}
+
+int
+triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w)
+{
+	wear_unknown(w, "not recorded");
+	for (size_t i = 0; r && i < r->n_tables; i++) {
+		struct result_table *t = &r->tables[i];
+		int ct = col_named(t, "target"), cw = col_named(t, "wear_pct"), cs = col_named(t, "wear_source");
+		int cb = col_named(t, "bytes_written");
+		if (strcmp(t->name, "health") || ct < 0 || cw < 0 || cs < 0 || cb < 0)
+			continue;
+		for (size_t row = 0; row < t->n_rows; row++) {
+			const struct result_cell *c = table_cell(t, row, (size_t)ct);
+			if (!c->s || strcmp(c->s, target))
+				continue;
+			c = table_cell(t, row, (size_t)cw);
+			if (c->i.known && c->i.v >= 0) {
+				KNOWN_SET(w->percent_used, (uint64_t)c->i.v);
+				w->reason[0] = 0;
+				c = table_cell(t, row, (size_t)cs);
+				snprintf(w->source, sizeof(w->source), "%s", c->s ? c->s : "recorded");
+			} else {
+				snprintf(w->reason, sizeof(w->reason), "the drive reported no wear");
+			}
+			c = table_cell(t, row, (size_t)cb);
+			if (c->i.known && c->i.v >= 0)
+				KNOWN_SET(w->bytes_written, (uint64_t)c->i.v);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

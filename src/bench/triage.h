@@ -75,4 +75,8 @@ struct drive;
 struct target;
 bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
+/* The wear a run recorded for target in its "health" table (triage-record.c):
+ * 0, or -ENOENT (no such table or row: w unknown). */
+struct run_result;
+int triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w);
 #endif
