@@ -90,6 +90,6 @@ wear_of_drive(const struct drive *d, struct drive_wear *w)
 		wear_from_smart(d->ata.smart.attrs, d->ata.smart.n_attrs,
 				d->ata.id.ssd || (d->rotation_rpm.known && !d->rotation_rpm.v), w);
 	else
-		wear_unknown(w, d->ata.state == ATA_NOT_ATA ? "no SMART or NVMe health (this class)" :
+		wear_unknown(w, d->ata.state == ATA_NOT_ATA ? "not an ATA or NVMe drive" :
 			     d->ata.smart.reason[0] ? d->ata.smart.reason : "SMART not read");
 }

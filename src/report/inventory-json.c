@@ -2,6 +2,7 @@
  * Every unknown fact is null (or {"known": false, "reason": ...}). */
 #include <stdio.h>
 #include <string.h>
+#include "inventory/wear.h"
 #include "report/doc.h"
 
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
@@ -235,6 +236,22 @@ nvme_json(const struct nvme_info *n)
 	return o;
 }
 
+/* The drive's SSD wear (inventory/wear.c): percent used with its source,
+ * or null with the reason; bytes written beside it. */
+static struct json_object *
+wear_json(const struct drive *d)
+{
+	struct drive_wear w;
+	wear_of_drive(d, &w);
+	struct json_object *o = json_object_new_object();
+	ADD(o, "percent_used", doc_known_u64(&w.percent_used));
+	ADD(o, "source", w.percent_used.known ? doc_str(w.source) : NULL);
+	ADD(o, "reason", w.percent_used.known ? NULL : doc_str(w.reason));
+	ADD(o, "bytes_written", doc_known_u64(&w.bytes_written));
+	ADD(o, "written_source", w.bytes_written.known ? doc_str(w.written_source) : NULL);
+	return o;
+}
+
 static struct json_object *
 drive_json(const struct inventory *inv, const struct drive *d)
 {
@@ -323,6 +340,7 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	}
 
 	ADD(o, "nvme", d->transport == TR_NVME ? nvme_json(&d->nvme) : NULL);
+	ADD(o, "wear", wear_json(d));
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

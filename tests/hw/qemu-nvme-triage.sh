@@ -165,6 +165,9 @@ hl = n0[0]["nvme"]["health"] if n0 and n0[0].get("nvme") else {}
 check(hl.get("critical_warning") == 5 and
       hl.get("critical_warning_text") == "spare below threshold, reliability degraded",
       "list --json shows the critical warning", (hl.get("critical_warning"), hl.get("critical_warning_text")))
+wr = n0[0].get("wear", {}) if n0 else {}
+check(wr.get("percent_used") == 0 and wr.get("source") == "NVMe percentage used" and
+      wr.get("written_source") == "NVMe data units written", "list --json: the drive's wear", wr)
 n2 = [d for d in drives if d.get("serial") == "TRINVME02"]
 sec = n2[0].get("sectors", {}) if n2 else {}
 check(sec.get("source") == "namespace" and sec.get("logical") == 512 and sec.get("metadata_bytes") == 8,
