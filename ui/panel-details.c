@@ -235,6 +235,12 @@ nvme_lines(const struct drive *d, struct det_lines *l)
 	    "  %s", !n->selftest_supported.known ? "self-test support unknown" :
 	    n->selftest_supported.v ? "self-test supported" :
 	    str_or(n->selftest_reason, "self-test not supported"));
+	const struct nvme_st_entry *st = nvme_st_failed(n);
+	if (st)
+		add(l, EL_FAIL, "  self-test %s at %llu h: %s", nvme_st_result_text(st->result),
+		    (unsigned long long)st->power_on_hours, nvme_st_where(st, t, sizeof(t)));
+	else if (n->n_selftest)
+		add(l, EL_TEXT, "  self-test log: %u results, none failed", n->n_selftest);
 }
 
 static void

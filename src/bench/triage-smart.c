@@ -194,6 +194,21 @@ snap_nvme(struct tri_snap *s, const struct drive *d, const struct target *tg, bo
 	s->nvme = !src->nvme_health(&tg->facts, d, after, &s->nh) && s->nh.known;
 }
 
+/* The wear from what the snapshot read: the NVMe log, else SMART's
+ * attributes (a drive that says it is an SSD). */
+static void
+snap_wear(struct tri_snap *s, const struct drive *d)
+{
+	if (s->nvme)
+		wear_from_nvme(&s->nh, &s->wear);
+	else if (d && s->smart)
+		wear_from_smart(d->ata.smart.attrs, d->ata.smart.n_attrs, d->ata.id.ssd ||
+				(d->rotation_rpm.known && !d->rotation_rpm.v), &s->wear);
+	else
+		wear_unknown(&s->wear, !d ? s->reason : d->transport == TR_NVME ? s->nh.reason :
+			     "no SMART or NVMe health read");
+}
+
 int
 triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after, struct tri_snap *out)
 {
@@ -225,6 +240,7 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			snap_selftest(s, &tg[t], after);
 		if (d)
 			snap_nvme(s, d, &tg[t], after);
+		snap_wear(s, d);
 	}
 	inventory_free(&inv);
 	return rc;

@@ -188,6 +188,7 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	snprintf(hr.spare, sizeof(hr.spare), "%s", plan_param_str(p, "nvme-spare"));
 	snprintf(hr.media, sizeof(hr.media), "%s", plan_param_str(p, "nvme-media-errors"));
 	triage_health_judge(&S->before[t], &S->after[t], &hr, &lv, why, sizeof(why), &ev);
+	triage_wear_evidence(&S->before[t], &S->after[t], &ev);
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);
 	if (io->oom)
@@ -230,6 +231,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++)
 		if (judge_drive(c, r, tb, t, cnt, first_fail, sizeof(first_fail)))
 			return -ENOMEM;
+	if (triage_health_table(c, r))
+		return -ENOMEM;
 	struct verdict *sum = result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s",
 		       c->n_targets, cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
 		       r->interrupted ? " (stopped before the end)" : "");

@@ -8,6 +8,7 @@
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
 #include "inventory/nvme.h"
+#include "inventory/wear.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -32,6 +33,7 @@ struct tri_snap {
 	bool nvme;			/* the NVMe health log was read (its source's) */
 	struct nvme_health nh;		/* it; .reason says why not */
 	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+	struct drive_wear wear;		/* SSD wear from the NVMe log or SMART (inventory/wear.h) */
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the
@@ -73,4 +75,8 @@ struct drive;
 struct target;
 bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
+/* The wear a run recorded for target in its "health" table (triage-record.c):
+ * 0, or -ENOENT (no such table or row: w unknown). */
+struct run_result;
+int triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w);
 #endif

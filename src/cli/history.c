@@ -162,6 +162,8 @@ run_out(const struct history_run_row *r, const struct history_drive_row *d, cons
 		printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, r->run_id, r->test, rate,
 		       (long long)r->errors, r->verdict[0] ? "  " : "", r->verdict, r->reason[0] ? ": " : "",
 		       r->reason, r->interrupted ? "  (interrupted)" : r->failed ? "  (failed)" : "");
+		if (r->health_class[0])
+			printf("      health (%s): %s\n", r->health_class, r->health[0] ? r->health : "recorded");
 	}
 	if (csv) {	/* an unknown rate is an empty field, never 0 */
 		char rate[32], when_s[24], errs[24];
@@ -186,6 +188,7 @@ run_out(const struct history_run_row *r, const struct history_drive_row *d, cons
 	json_object_object_add(o, "reasons", r->reason[0] ? json_object_new_string(r->reason) : NULL);
 	json_object_object_add(o, "reallocated", r->reallocated.known ? json_object_new_int64(r->reallocated.v) : NULL);
 	json_object_object_add(o, "pending", r->pending.known ? json_object_new_int64(r->pending.v) : NULL);
+	json_object_object_add(o, "health", r->health_json[0] ? json_tokener_parse(r->health_json) : NULL);
 	return o;
 }
 

@@ -15,6 +15,7 @@
 #include "inventory/ata-selftest.h"
 #include "inventory/facts.h"
 #include "inventory/inventory.h"
+#include "inventory/nvme.h"
 #include "util/util.h"
 
 bool
@@ -267,6 +268,29 @@ facts_mounted(struct dev_facts *f, dev_t rdev, const char *mountinfo_file)
 	KNOWN_SET(f->mounted, on);
 }
 
+/* An NVMe namespace's sector sizes from the LBA format in use (its data
+ * and metadata sizes), which the kernel may round; sysfs's stay where the
+ * namespace does not answer.  Only on the live system: a test's sysfs tree
+ * has no device behind it. */
+static void
+facts_nvme_format(struct dev_facts *f, const char *sysfs_root)
+{
+	char path[PATH_MAX];
+	if ((sysfs_root && *sysfs_root && strcmp(sysfs_root, "/sys")) || strncmp(f->disk, "nvme", 4) ||
+	    pathf(path, sizeof path, "/dev/%s", f->disk))
+		return;
+	struct nvme_info *n = calloc(1, sizeof *n);
+	if (n && nvme_ns_format_read(path, n) == 0 && n->lbaf_in_use.known) {
+		const struct nvme_lbaf_desc *l = &n->lbaf[n->lbaf_in_use.v];
+		KNOWN_SET(f->logical, l->data_bytes);
+		KNOWN_SET(f->meta_bytes, l->meta_bytes);
+		if (!f->physical.known || f->physical.v < l->data_bytes)
+			KNOWN_SET(f->physical, l->data_bytes);
+		snprintf(f->sector_source, sizeof f->sector_source, "namespace");
+	}
+	free(n);
+}
+
 int
 dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root, const char *mountinfo_file)
 {
@@ -284,6 +308,7 @@ dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root, const c
 	sysfs_sector_sizes(f->sysdir, &f->logical, &f->physical, NULL);
 	if (f->logical.known)
 		snprintf(f->sector_source, sizeof f->sector_source, "sysfs");
+	facts_nvme_format(f, sysfs_root);
 	if (!sysfs_u64(f->sysdir, "size", &v))
 		KNOWN_SET(f->capacity, v.v * 512);	/* always 512-byte units */
 	if (pathf(p, sizeof p, "%s/alignment_offset", f->sysdir) == 0 &&

@@ -271,7 +271,15 @@ nvme_query_all(struct inventory *inv, const struct inventory_opts *o)
 		if (nvme_health_read(d->path, d->name, o->save_blobs, n) < 0) {
 			inv->incomplete = true;
 			strlist_addf(&inv->notes, "%s: NVMe: %s", d->name, n->reason);
-		} else if (!n->health.known) {
+			continue;
+		}
+		if (n->lbaf_in_use.known) {	/* the namespace's own format outranks sysfs */
+			KNOWN_SET(d->logical, n->lbaf[n->lbaf_in_use.v].data_bytes);
+			if (!d->physical.known || d->physical.v < d->logical.v)
+				d->physical = d->logical;
+			snprintf(d->sector_source, sizeof d->sector_source, "namespace");
+		}
+		if (!n->health.known) {
 			strlist_addf(&inv->notes, "%s: NVMe %s", d->name, n->health.reason);
 		}
 	}

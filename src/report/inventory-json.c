@@ -2,6 +2,7 @@
  * Every unknown fact is null (or {"known": false, "reason": ...}). */
 #include <stdio.h>
 #include <string.h>
+#include "inventory/wear.h"
 #include "report/doc.h"
 
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
@@ -147,6 +148,24 @@ nvme_health_json(const struct nvme_health *h)
 	return o;
 }
 
+/* One self-test log result (the VDI bits say which fields are valid). */
+static struct json_object *
+nvme_st_json(const struct nvme_st_entry *e)
+{
+	struct json_object *j = json_object_new_object();
+	ADD(j, "result", json_object_new_int((int)e->result));
+	ADD(j, "result_text", json_object_new_string(nvme_st_result_text(e->result)));
+	ADD(j, "code", json_object_new_int((int)e->code));
+	ADD(j, "segment", json_object_new_int((int)e->segment));
+	ADD(j, "valid_bits", json_object_new_int((int)e->valid));
+	ADD(j, "power_on_hours", json_object_new_int64((int64_t)e->power_on_hours));
+	ADD(j, "nsid", doc_known_u64(&e->nsid));
+	ADD(j, "failing_lba", doc_known_u64(&e->failing_lba));
+	ADD(j, "status_code_type", doc_known_u64(&e->sct));
+	ADD(j, "status_code", doc_known_u64(&e->sc));
+	return j;
+}
+
 static struct json_object *
 nvme_json(const struct nvme_info *n)
 {
@@ -207,7 +226,29 @@ nvme_json(const struct nvme_info *n)
 	ADD(x, "percent_done", doc_known_u64(&n->selftest_percent));
 	ADD(x, "last_result", doc_known_u64(&n->selftest_last_result));
 	ADD(x, "last_code", doc_known_u64(&n->selftest_last_code));
+	struct json_object *sl = json_object_new_array();
+	for (unsigned i = 0; i < n->n_selftest; i++)
+		json_object_array_add(sl, nvme_st_json(&n->selftest_log[i]));
+	ADD(x, "log", sl);
+	const struct nvme_st_entry *bad = nvme_st_failed(n);
+	ADD(x, "newest_failed", bad ? nvme_st_json(bad) : NULL);
 	ADD(o, "self_test", x);
+	return o;
+}
+
+/* The drive's SSD wear (inventory/wear.c): percent used with its source,
+ * or null with the reason; bytes written beside it. */
+static struct json_object *
+wear_json(const struct drive *d)
+{
+	struct drive_wear w;
+	wear_of_drive(d, &w);
+	struct json_object *o = json_object_new_object();
+	ADD(o, "percent_used", doc_known_u64(&w.percent_used));
+	ADD(o, "source", w.percent_used.known ? doc_str(w.source) : NULL);
+	ADD(o, "reason", w.percent_used.known ? NULL : doc_str(w.reason));
+	ADD(o, "bytes_written", doc_known_u64(&w.bytes_written));
+	ADD(o, "written_source", w.bytes_written.known ? doc_str(w.written_source) : NULL);
 	return o;
 }
 
@@ -235,6 +276,10 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	x = json_object_new_object();
 	ADD(x, "logical", doc_known_u64(&d->logical));
 	ADD(x, "physical", doc_known_u64(&d->physical));
+	bool fmt = d->transport == TR_NVME && d->nvme.lbaf_in_use.known;
+	ADD(x, "metadata_bytes", fmt ?
+	    json_object_new_int64((int64_t)d->nvme.lbaf[d->nvme.lbaf_in_use.v].meta_bytes)
+	    : NULL);
 	ADD(x, "alignment_offset", doc_known_u64(&d->alignment_offset));
 	ADD(x, "min_io", doc_known_u64(&d->min_io));
 	ADD(x, "opt_io", doc_known_u64(&d->opt_io));
@@ -295,6 +340,7 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	}
 
 	ADD(o, "nvme", d->transport == TR_NVME ? nvme_json(&d->nvme) : NULL);
+	ADD(o, "wear", wear_json(d));
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

@@ -230,6 +230,14 @@ print_nvme(FILE *f, const struct drive *d)
 			 nvme_crit_text(h->critical_warning.v, t, sizeof t));
 		print_wrapped(f, d->name, line);
 	}
+	const struct nvme_st_entry *st = nvme_st_failed(nv);
+	if (st) {
+		char at[80];
+		snprintf(line, sizeof line, "NVMe self-test %s at %llu h: %s (%u in the log)",
+			 nvme_st_result_text(st->result), (unsigned long long)st->power_on_hours,
+			 nvme_st_where(st, at, sizeof at), nv->n_selftest);
+		print_wrapped(f, d->name, line);
+	}
 }
 
 static void

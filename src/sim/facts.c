@@ -124,6 +124,8 @@ src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	KNOWN_SET(out->media_errors, m->nvme_media_errors + (after ? m->nvme_media_errors_during : 0));
 	KNOWN_SET(out->temperature_c, (int64_t)m->nvme_temperature_c);
 	KNOWN_SET(out->power_on_hours, m->power_on_hours);
+	if (m->nvme_data_units_written)
+		KNOWN_SET(out->data_units_written, m->nvme_data_units_written);
 	return 0;
 }
 

@@ -74,6 +74,9 @@ struct sim_drive_model {
 	bool smart;
 	double temperature_c;
 	uint64_t power_on_hours, reallocated, pending, offline_uncorrectable;
+	/* an SSD's wear: SMART 231's normalized value (life left, %) and 241's
+	 * raw (LBAs written); 0: the model has no such attribute */
+	uint64_t ssd_life_left, lbas_written;
 	/* added to reallocated / pending in what a test reads after its I/O
 	 * (triage's SMART after): sectors a drive remaps or marks meanwhile */
 	uint64_t reallocated_during, pending_during;
@@ -92,6 +95,7 @@ struct sim_drive_model {
 	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
 	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
 	double nvme_temperature_c;
+	uint64_t nvme_data_units_written;	/* 0: not given (unknown) */
 	/* a SCSI/SAS drive's READ CAPACITY(16) and health pages ([scsi]: no ATA
 	 * SMART); _during: added once a test's I/O ran */
 	bool scsi;
