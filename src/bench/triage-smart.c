@@ -194,6 +194,21 @@ snap_nvme(struct tri_snap *s, const struct drive *d, const struct target *tg, bo
 	s->nvme = !src->nvme_health(&tg->facts, d, after, &s->nh) && s->nh.known;
 }
 
+/* The SCSI health pages and the block format, from the target's source
+ * (the inventory's read, a sim drive's model). */
+static void
+snap_scsi(struct tri_snap *s, const struct drive *d, const struct target *tg, bool after)
+{
+	const struct dev_source *src = tg->facts.source;
+	s->fmt = d->scsi.known ? d->scsi.format : SCSI_FMT_UNKNOWN;
+	s->block_bytes = d->scsi.logical_bytes;
+	if (!src || !src->scsi_health) {
+		snprintf(s->sh.reason, sizeof(s->sh.reason), "no SCSI health source");
+		return;
+	}
+	s->scsi = !src->scsi_health(&tg->facts, d, after, &s->sh) && s->sh.known;
+}
+
 /* The wear from what the snapshot read: the NVMe log, else SMART's
  * attributes (a drive that says it is an SSD). */
 static void
@@ -238,8 +253,10 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 		if (d || tg[t].facts.simulated)
 			snap_selftest(s, &tg[t], after);
-		if (d)
+		if (d) {
 			snap_nvme(s, d, &tg[t], after);
+			snap_scsi(s, d, &tg[t], after);
+		}
 		snap_wear(s, d);
 	}
 	inventory_free(&inv);

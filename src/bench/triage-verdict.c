@@ -187,8 +187,17 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	snprintf(hr.critical, sizeof(hr.critical), "%s", plan_param_str(p, "nvme-critical"));
 	snprintf(hr.spare, sizeof(hr.spare), "%s", plan_param_str(p, "nvme-spare"));
 	snprintf(hr.media, sizeof(hr.media), "%s", plan_param_str(p, "nvme-media-errors"));
+	snprintf(hr.defects, sizeof(hr.defects), "%s", plan_param_str(p, "scsi-defects"));
+	snprintf(hr.uncorrected, sizeof(hr.uncorrected), "%s", plan_param_str(p, "scsi-errors"));
+	snprintf(hr.ie, sizeof(hr.ie), "%s", plan_param_str(p, "scsi-ie"));
+	hr.max_defects = plan_param_num(p, "max-grown-defects");
 	triage_health_judge(&S->before[t], &S->after[t], &hr, &lv, why, sizeof(why), &ev);
 	triage_wear_evidence(&S->before[t], &S->after[t], &ev);
+	{
+		const struct tri_snap *fs = S->after[t].taken ? &S->after[t] : &S->before[t];
+		triage_format_judge(fs->fmt, &fs->block_bytes, &c->targets[t].facts.capacity, c->targets[t].name,
+				    &lv, why, sizeof(why), &ev);
+	}
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);
 	if (io->oom)

@@ -52,7 +52,7 @@ struct bench_value {
 	char str[24];
 };
 
-#define BENCH_MAX_PARAMS 24	/* triage has 16 (with --pin-budget): room for more */
+#define BENCH_MAX_PARAMS 32	/* triage has 25 (with the SCSI rules): room for more */
 
 /* Panels a test feeds (bit mask). */
 enum {
