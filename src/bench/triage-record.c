@@ -9,7 +9,8 @@
 #include "bench/triage-int.h"
 
 enum { H_TGT, H_CLASS, H_CW, H_SPARE, H_SPARE_TH, H_USED, H_DUW, H_MEDIA, H_TEMP, H_POH,
-       H_REALLOC, H_PENDING, H_WEAR, H_WEAR_SRC, H_WRITTEN, N_HCOLS };
+       H_REALLOC, H_PENDING, H_WEAR, H_WEAR_SRC, H_WRITTEN, H_GROWN, H_RUNC, H_WUNC, H_VUNC, H_NONMED,
+       N_HCOLS };
 
 static const struct result_col hcols[N_HCOLS] = {
 	{ "target", "Drive", COL_STR, "", 0 },
@@ -27,6 +28,11 @@ static const struct result_col hcols[N_HCOLS] = {
 	{ "wear_pct", "Wear", COL_INT, "%", 0 },
 	{ "wear_source", "Wear from", COL_STR, "", 0 },
 	{ "bytes_written", "Written", COL_BYTES, "", 0 },
+	{ "grown_defects", "Grown defects", COL_INT, "", 0 },
+	{ "read_uncorrected", "Read uncorr", COL_INT, "", 0 },
+	{ "write_uncorrected", "Write uncorr", COL_INT, "", 0 },
+	{ "verify_uncorrected", "Verify uncorr", COL_INT, "", 0 },
+	{ "non_medium_errors", "Non-medium", COL_INT, "", 0 },
 };
 
 static void
@@ -36,11 +42,11 @@ set_u64(struct result_table *tb, size_t row, size_t col, struct known_u64 v)
 		table_set_int(tb, row, col, (int64_t)v.v);
 }
 
-/* The class a snapshot read: "nvme", "ata", NULL nothing read. */
+/* The class a snapshot read: "nvme", "scsi", "ata", NULL nothing read. */
 static const char *
 snap_class(const struct tri_snap *s)
 {
-	return s->nvme ? "nvme" : s->smart ? "ata" : NULL;
+	return s->nvme ? "nvme" : s->scsi ? "scsi" : s->smart ? "ata" : NULL;
 }
 
 static int
@@ -62,6 +68,17 @@ health_row(struct result_table *tb, const char *name, const struct tri_snap *s)
 		set_u64(tb, row, H_DUW, h->data_units_written);
 		set_u64(tb, row, H_MEDIA, h->media_errors);
 		set_u64(tb, row, H_POH, h->power_on_hours);
+		if (h->temperature_c.known)
+			table_set_dbl(tb, row, H_TEMP, (double)h->temperature_c.v);
+	} else if (s->scsi) {
+		const struct scsi_health *h = &s->sh;
+		set_u64(tb, row, H_GROWN, h->grown_defects);
+		set_u64(tb, row, H_RUNC, h->read_uncorrected);
+		set_u64(tb, row, H_WUNC, h->write_uncorrected);
+		set_u64(tb, row, H_VUNC, h->verify_uncorrected);
+		set_u64(tb, row, H_NONMED, h->non_medium_errors);
+		if (h->power_on_minutes.known)
+			table_set_int(tb, row, H_POH, (int64_t)(h->power_on_minutes.v / 60));
 		if (h->temperature_c.known)
 			table_set_dbl(tb, row, H_TEMP, (double)h->temperature_c.v);
 	} else if (s->smart) {

@@ -9,7 +9,8 @@
 #        reason; exit 1.  With the rules relaxed (--scsi-ie warn
 #        --scsi-defects warn --scsi-errors off): WARN.
 #   sim2, formatted to 520-byte blocks: WARN "needs a low-level format",
-#        with the fix; a write test on it is refused (exit 3, "refused"
+#        with the fix; the history keeps the drives' SCSI health; a write
+#        test on it is refused (exit 3, "refused"
 #        rule "format" in the JSON) and a read test is not.
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
@@ -45,6 +46,11 @@ assert "520-byte logical blocks: needs a low-level format to 512 before use" in 
 assert any("fix: sg_format --format --size=512" in e and "about 7.4 h" in e for e in v[2]["evidence"]), v[2]["evidence"]
 assert not any("grown defects +" in x["text"] for x in (v[0], v[2]))
 PY
+
+# the history keeps each drive's SCSI health with the run
+"$DS" history >"$T/hist" 2>&1 || fail "history: $(tail -3 "$T/hist")"
+grep -q "health (scsi): grown defects 621, read uncorrected 6, write uncorrected 0" "$T/hist" ||
+	fail "history has no SCSI health of sim1: $(grep -A2 Z1Z0SIMF "$T/hist")"
 
 # shellcheck disable=SC2086
 "$DS" $SIM triage sim1 --region 0:2000000 --seed 3 --scsi-ie warn --scsi-defects warn --scsi-errors off \
