@@ -277,6 +277,56 @@ nvme_query_all(struct inventory *inv, const struct inventory_opts *o)
 	}
 }
 
+/* Why a SCSI disk is not queried, or NULL: it is. */
+static const char *
+scsi_skip_reason(const struct drive *d, const struct inventory_opts *o, bool offline)
+{
+	if (d->transport != TR_SAS && d->transport != TR_SCSI && d->transport != TR_SATA)
+		return "not a SCSI drive";
+	if (d->transport == TR_SATA && strncmp(d->name, "sd", 2) != 0)
+		return "not a SCSI drive";
+	if (o->no_ata)
+		return "not queried (--no-ata)";
+	if (offline)
+		return "not queried: offline inventory (--sysfs-root)";
+	if (d->access == ACC_DENIED || d->access == ACC_GONE)
+		return d->access == ACC_GONE ? "not queried: device vanished" :
+		       "not queried: cannot open the device";
+	return NULL;
+}
+
+/* The SCSI disks' identity, format and health (scsi.c): SAS and SCSI
+ * disks, and a SATA disk's SCSI face (the SAT layer: INQUIRY, VPD, READ
+ * CAPACITY, which libata answers itself).  Each command is bounded. */
+static void
+scsi_query_all(struct inventory *inv, const struct inventory_opts *o)
+{
+	bool offline = o->sysfs_root && strcmp(o->sysfs_root, "/sys") != 0;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		struct drive *d = &inv->drv[i];
+		struct scsi_info *s = &d->scsi;
+		const char *why = scsi_skip_reason(d, o, offline);
+		if (why) {
+			snprintf(s->reason, sizeof s->reason, "%s", why);
+			snprintf(s->health.reason, sizeof s->health.reason, "%s", why);
+			continue;
+		}
+		if (scsi_info_read(d->path, d->name, o->save_blobs, s) < 0) {
+			if (d->transport != TR_SATA) {
+				inv->incomplete = true;
+				strlist_addf(&inv->notes, "%s: SCSI: %s", d->name, s->reason);
+			}
+			continue;
+		}
+		if (s->rotation_rpm.known && !d->rotation_rpm.known)
+			d->rotation_rpm = s->rotation_rpm;
+		if (!d->serial[0] && s->serial[0])
+			strtrimcpy(d->serial, sizeof d->serial, s->serial);
+		if (d->transport != TR_SATA && !s->health.known)
+			strlist_addf(&inv->notes, "%s: SCSI health: %s", d->name, s->health.reason);
+	}
+}
+
 int
 inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 {
@@ -322,6 +372,7 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 		strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
 	}
 	nvme_query_all(inv, o);
+	scsi_query_all(inv, o);
 	for (size_t i = 0; i < inv->n_drv; i++)
 		refresh_id(&inv->drv[i]);
 

@@ -197,10 +197,12 @@ read_health(int fd, const char *name, const char *save_dir, struct scsi_health *
 int
 scsi_info_read(const char *path, const char *name, const char *save_dir, struct scsi_info *out)
 {
-	char transport[sizeof out->transport];
-	snprintf(transport, sizeof transport, "%s", out->transport);
+	char transport[sizeof out->transport], from[sizeof out->transport_from];
+	memcpy(transport, out->transport, sizeof transport);
+	memcpy(from, out->transport_from, sizeof from);
 	memset(out, 0, sizeof *out);
-	snprintf(out->transport, sizeof out->transport, "%s", transport);
+	memcpy(out->transport, transport, sizeof transport);
+	memcpy(out->transport_from, from, sizeof from);
 	snprintf(out->health.reason, sizeof out->health.reason, "not read");
 
 	int fd = sg_cmds_open_device(path, true, 0);

@@ -62,6 +62,7 @@ struct scsi_info {
 	 * "sata" (ATA Information VPD 0x89 answered: an ATA drive behind SAT),
 	 * "" unknown */
 	char transport[16];
+	char transport_from[24];	/* who said it: "sas_host", "VPD 0x83", "libata", ... */
 	char protocol[12];		/* VPD 0x83 target port protocol ("sas", "fc"...), "" none */
 	struct known_bool sat;		/* VPD 0x89 present */
 	char sat_vendor[9];		/* SAT layer vendor (0x89 bytes 8..15) */
@@ -117,7 +118,7 @@ bool scsi_is_sat(const struct scsi_info *s);
  * a timeout of a few seconds.  save_dir: also write each raw response there
  * as NAME.scsi-PAGE.bin (NULL: not).  An ATA drive behind SAT (scsi_is_sat)
  * gets INQUIRY, VPD and READ CAPACITY only: its health is SMART's.
- * out->transport is kept (the inventory sets it from sysfs first). */
+ * out->transport and transport_from are kept (sysfs sets them first). */
 int scsi_info_read(const char *path, const char *name, const char *save_dir,
 		   struct scsi_info *out);
 
