@@ -1,6 +1,7 @@
 /* inventory.c - the merged bench model: drives from sysfs, controllers from
  * libpci, the links between them, then ATA/SMART and the SMR verdicts. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -277,6 +278,25 @@ nvme_query_all(struct inventory *inv, const struct inventory_opts *o)
 	}
 }
 
+/* The SCSI generic node of a disk (<syspath>/device/scsi_generic/sgN). */
+static void
+scsi_sg_node(const struct drive *d, const char *dev_root, char *dst, size_t n)
+{
+	char p[PATH_MAX];
+	dst[0] = 0;
+	if (!d->syspath[0] || pathf(p, sizeof p, "%s/device/scsi_generic", d->syspath))
+		return;
+	DIR *dir = opendir(p);
+	if (!dir)
+		return;
+	for (struct dirent *e; (e = readdir(dir));)
+		if (strncmp(e->d_name, "sg", 2) == 0 && str_isdigits(e->d_name + 2)) {
+			snprintf(dst, n, "%s/%.8s", dev_root ? dev_root : "/dev", e->d_name);
+			break;
+		}
+	closedir(dir);
+}
+
 /* Why a SCSI disk is not queried, or NULL: it is. */
 static const char *
 scsi_skip_reason(const struct drive *d, const struct inventory_opts *o, bool offline)
@@ -318,6 +338,7 @@ scsi_query_all(struct inventory *inv, const struct inventory_opts *o)
 			}
 			continue;
 		}
+		scsi_sg_node(d, o->dev_root, s->sg_node, sizeof s->sg_node);
 		if (s->rotation_rpm.known && !d->rotation_rpm.known)
 			d->rotation_rpm = s->rotation_rpm;
 		if (!d->serial[0] && s->serial[0])

@@ -82,7 +82,21 @@ struct scsi_info {
 	struct known_u64 protection_type;	/* P_TYPE + 1 when PROT_EN */
 	enum scsi_format format;
 	struct scsi_health health;
+	char sg_node[16];		/* its SCSI generic node, "/dev/sg2" ("" unknown) */
 };
+
+/* ---- the words list and the details panel show (scsi-text.c) ---- */
+enum scsi_line_level { SCSI_LINE_OK, SCSI_LINE_UNKNOWN, SCSI_LINE_WARN, SCSI_LINE_FAIL };
+struct scsi_line {
+	enum scsi_line_level level;
+	char text[400];
+};
+/* Up to 2 lines (max >= 2): the block format (a 520/528-byte one with the
+ * sg_format command for node, the sg node or the disk), rotation and
+ * temperature; the grown defects, uncorrected errors, informational
+ * exception and newest self-test.  Returns how many. */
+size_t scsi_text_lines(const struct scsi_info *s, const char *node, struct scsi_line *out,
+		       size_t max);
 
 /* ---- pure decoders over raw response bytes (tests/unit/test_scsi.c) ----
  * Each returns 0, or -EINVAL when the bytes are not that page (too short, a
