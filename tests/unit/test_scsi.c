@@ -1,0 +1,453 @@
+/* test_scsi - the SCSI decoders (inventory/scsi.c) on captured pages: the
+ * guest's scsi_debug (Debian 12's 6.1 kernel), the bytes diskscope read,
+ * with sg3_utils 1.46's decoding of the same device beside them
+ * (tests/fixtures/scsi/README) as the ground truth.  Then hand-set pages for
+ * what scsi_debug never reports: error counters, non-medium errors, start-
+ * stop cycles, background scan, a raised informational exception, failed
+ * self-tests, grown defect lists, 520/528-byte and PI formats. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "test_top.h"
+#include "inventory/scsi.h"
+
+static char fix[PATH_MAX];		/* tests/fixtures/scsi */
+
+#define assert_known(k, val) do { assert_true((k).known); assert_int_equal((k).v, (val)); } while (0)
+
+/* The fixture NAME, into buf: its length. */
+static size_t
+load(const char *name, uint8_t *buf, size_t n)
+{
+	char path[PATH_MAX];
+	assert_true((size_t)snprintf(path, sizeof path, "%s/%s", fix, name) < sizeof path);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	size_t got = fread(buf, 1, n, f);
+	fclose(f);
+	assert_true(got > 0);
+	return got;
+}
+
+/* sg3_utils' text of the same page holds want (the ground truth). */
+static void
+sg_says(const char *name, const char *want)
+{
+	static uint8_t t[16384];
+	size_t n = load(name, t, sizeof t - 1);
+	t[n] = 0;
+	if (!strstr((char *)t, want))
+		fail_msg("%s does not say \"%s\"", name, want);
+}
+
+static void
+decode_vpd(const char *name, struct scsi_info *s)
+{
+	uint8_t b[1024];
+	size_t n = load(name, b, sizeof b);
+	assert_int_equal(scsi_decode_vpd(b, n, s), 0);
+}
+
+static void
+test_identity_vs_sg3_utils(void **state)
+{
+	(void)state;
+	struct scsi_info s;
+	uint8_t b[1024];
+	memset(&s, 0, sizeof s);
+	size_t n = load("debug-inq.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_inquiry(b, n, &s), 0);
+	sg_says("debug-inq.sg_inq.txt", "Vendor identification: Linux");
+	sg_says("debug-inq.sg_inq.txt", "Product identification: scsi_debug");
+	sg_says("debug-inq.sg_inq.txt", "Product revision level: 0191");
+	sg_says("debug-inq.sg_inq.txt", "PDT=0");
+	assert_string_equal(s.vendor, "Linux");
+	assert_string_equal(s.product, "scsi_debug");
+	assert_string_equal(s.revision, "0191");
+	assert_known(s.peripheral_type, 0);
+
+	decode_vpd("debug-vpd80.bin", &s);
+	sg_says("debug-vpd80.sg_vpd.txt", "Unit serial number: 2000");
+	assert_string_equal(s.serial, "2000");
+	decode_vpd("debug-vpd83.bin", &s);
+	sg_says("debug-vpd83.sg_vpd.txt", "0x33333330000007d0");
+	sg_says("debug-vpd83.sg_vpd.txt", "transport: Serial Attached SCSI");
+	assert_string_equal(s.designator, "naa.33333330000007d0");	/* NAA over T10 vendor id */
+	assert_string_equal(s.protocol, "sas");
+	decode_vpd("debug-vpd89.bin", &s);
+	sg_says("debug-vpd89.sg_vpd.txt", "SAT Vendor identification: linux");
+	assert_true(s.sat.known && s.sat.v);
+	assert_string_equal(s.sat_vendor, "linux");
+	assert_false(scsi_is_sat(&s));	/* INQUIRY says "Linux", not a SAT layer's "ATA" */
+	decode_vpd("debug-vpdb0.bin", &s);
+	sg_says("debug-vpdb0.sg_vpd.txt", "Maximum transfer length: 32768 blocks");
+	sg_says("debug-vpdb0.sg_vpd.txt", "Optimal transfer length: 1024 blocks");
+	assert_known(s.max_transfer_blocks, 32768);
+	assert_known(s.opt_transfer_blocks, 1024);
+	decode_vpd("debug-vpdb1.bin", &s);
+	sg_says("debug-vpdb1.sg_vpd.txt", "Non-rotating medium");
+	sg_says("debug-vpdb1.sg_vpd.txt", "less then 1.8 inch");
+	assert_known(s.rotation_rpm, 0);
+	assert_known(s.form_factor, 5);		/* < 1.8 inch */
+	decode_vpd("debug-vpdb2.bin", &s);
+	sg_says("debug-vpdb2.sg_vpd.txt", "Unmap command supported (LBPU): 0");
+	assert_true(s.lbp_unmap.known && !s.lbp_unmap.v);
+	/* page 0x00 is no page of ours */
+	n = load("debug-vpd00.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_vpd(b, n, &s), -ENOTSUP);
+
+	/* host-managed zoned: peripheral device type 0x14 */
+	memset(&s, 0, sizeof s);
+	n = load("debug-zbc-inq.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_inquiry(b, n, &s), 0);
+	assert_known(s.peripheral_type, 0x14);
+}
+
+static void
+readcap(const char *name, struct scsi_info *s)
+{
+	uint8_t b[64];
+	memset(s, 0, sizeof *s);
+	size_t n = load(name, b, sizeof b);
+	assert_int_equal(n, 32);
+	assert_int_equal(scsi_decode_readcap16(b, n, s), 0);
+}
+
+static void
+test_readcap_vs_sg3_utils(void **state)
+{
+	(void)state;
+	struct scsi_info s;
+	readcap("debug-rc16.bin", &s);
+	sg_says("debug-rc16.sg_readcap.txt", "Number of logical blocks=32768");
+	assert_known(s.lba_count, 32768);
+	assert_known(s.logical_bytes, 512);
+	assert_known(s.physical_exp, 0);
+	assert_known(s.lowest_aligned, 0);
+	assert_true(s.protection.known && !s.protection.v);
+	assert_false(s.protection_type.known);
+	assert_int_equal(s.format, SCSI_FMT_OK);
+
+	readcap("debug-512e-rc16.bin", &s);
+	sg_says("debug-512e-rc16.sg_readcap.txt", "physical block exponent=3");
+	assert_known(s.physical_exp, 3);
+	assert_int_equal(s.format, SCSI_FMT_OK);
+
+	readcap("debug-4kn-rc16.bin", &s);
+	sg_says("debug-4kn-rc16.sg_readcap.txt", "Logical block length=4096 bytes");
+	assert_known(s.logical_bytes, 4096);
+	assert_known(s.lba_count, 4096);
+	assert_int_equal(s.format, SCSI_FMT_OK);
+
+	readcap("debug-dif-rc16.bin", &s);
+	sg_says("debug-dif-rc16.sg_readcap.txt", "prot_en=1, p_type=0");
+	assert_true(s.protection.known && s.protection.v);
+	assert_known(s.protection_type, 1);
+	assert_int_equal(s.format, SCSI_FMT_PI);
+}
+
+static void
+test_log_pages_vs_sg3_utils(void **state)
+{
+	(void)state;
+	struct scsi_health h;
+	uint8_t b[1024];
+	memset(&h, 0, sizeof h);
+	size_t n = load("debug-log00.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_log(b, n, &h), 0);
+	assert_string_equal(h.pages, "00 0d 2f");
+	assert_false(h.known);		/* the list alone is no health */
+	assert_true(scsi_health_has_page(&h, 0x0d) && scsi_health_has_page(&h, 0x2f));
+	assert_false(scsi_health_has_page(&h, 0x02) || scsi_health_has_page(&h, 0x10));
+	n = load("debug-log0d.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_log(b, n, &h), 0);
+	sg_says("debug-logs.sg_logs.txt", "Current temperature = 38 C");
+	sg_says("debug-logs.sg_logs.txt", "Reference temperature = 65 C");
+	assert_true(h.known);
+	assert_known(h.temperature_c, 38);
+	assert_known(h.trip_temperature_c, 65);
+	n = load("debug-log2f.bin", b, sizeof b);
+	assert_int_equal(scsi_decode_log(b, n, &h), 0);
+	sg_says("debug-logs.sg_logs.txt", "IE asc = 0x0, ascq = 0x0");
+	assert_known(h.ie_asc, 0);
+	assert_known(h.ie_ascq, 0);
+	assert_string_equal(h.ie_text, "");
+	assert_known(h.ie_temperature_c, 38);
+	/* what scsi_debug has no page for stays unknown */
+	assert_false(h.read_uncorrected.known || h.grown_defects.known || h.selftest_entries.known);
+}
+
+/* A log page of params: code, length, value bytes ... (hand-set). */
+static size_t
+page(uint8_t *b, unsigned pc, const uint8_t *params, size_t len)
+{
+	b[0] = (uint8_t)pc, b[1] = 0, b[2] = (uint8_t)(len >> 8), b[3] = (uint8_t)len;
+	memcpy(b + 4, params, len);
+	return 4 + len;
+}
+
+static void
+test_counters_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_health h;
+	uint8_t b[512];
+	memset(&h, 0, sizeof h);
+	/* read errors: param 0 (2 bytes), 3 corrected 4 bytes, 6 uncorrected 8 bytes */
+	static const uint8_t rd[] = {
+		0, 0, 0x02, 2, 0x01, 0x00,
+		0, 3, 0x02, 4, 0, 0, 0x12, 0x34,
+		0, 6, 0x02, 8, 0, 0, 0, 1, 0, 0, 0, 2,
+	};
+	assert_int_equal(scsi_decode_log(b, page(b, 0x03, rd, sizeof rd), &h), 0);
+	assert_known(h.read_corrected, 0x1234);
+	assert_known(h.read_uncorrected, 0x100000002ull);
+	static const uint8_t wr[] = { 0, 3, 0x02, 1, 7, 0, 6, 0x02, 1, 0 };
+	assert_int_equal(scsi_decode_log(b, page(b, 0x02, wr, sizeof wr), &h), 0);
+	assert_known(h.write_corrected, 7);
+	assert_known(h.write_uncorrected, 0);
+	/* verify: the uncorrected parameter cut short by the page length: not read */
+	static const uint8_t vf[] = { 0, 3, 0x02, 2, 0, 9, 0, 6, 0x02, 4, 0, 0 };
+	assert_int_equal(scsi_decode_log(b, page(b, 0x05, vf, sizeof vf), &h), 0);
+	assert_known(h.verify_corrected, 9);
+	assert_false(h.verify_uncorrected.known);
+	static const uint8_t nm[] = { 0, 0, 0x02, 2, 0, 42 };
+	assert_int_equal(scsi_decode_log(b, page(b, 0x06, nm, sizeof nm), &h), 0);
+	assert_known(h.non_medium_errors, 42);
+	static const uint8_t ss[] = {
+		0, 1, 0x01, 6, '2', '0', '1', '8', '3', '1',
+		0, 3, 0x01, 4, 0, 0, 0xc3, 0x50,	/* 50000 specified */
+		0, 4, 0x01, 4, 0, 0, 0, 88,
+		0, 5, 0x01, 4, 0, 0x09, 0x27, 0xc0,	/* 600000 */
+		0, 6, 0x01, 4, 0, 0, 0x01, 0x2c,
+	};
+	assert_int_equal(scsi_decode_log(b, page(b, 0x0e, ss, sizeof ss), &h), 0);
+	assert_known(h.start_stop_cycles_limit, 50000);
+	assert_known(h.start_stop_cycles, 88);
+	assert_known(h.load_unload_cycles_limit, 600000);
+	assert_known(h.load_unload_cycles, 300);
+	/* background scan status: 1,234,567 power-on minutes, status 1, 16 medium scans */
+	static const uint8_t bg[] = {
+		0, 0, 0x03, 12, 0x00, 0x12, 0xd6, 0x87, 0, 1, 0, 5, 0x10, 0x00, 0, 16,
+		0, 1, 0x03, 20, 0, 0, 0, 0, 0x11, 0x03, 0x00, 0x11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0,
+	};
+	assert_int_equal(scsi_decode_log(b, page(b, 0x15, bg, sizeof bg), &h), 0);
+	assert_known(h.power_on_minutes, 1234567);
+	assert_known(h.bg_scan_status, 1);
+	assert_known(h.bg_medium_scans, 16);
+	/* a raised exception: 5D/10, "hardware impending failure general hard drive failure" */
+	static const uint8_t ie[] = { 0, 0, 0x03, 4, 0x5d, 0x10, 47, 60 };
+	assert_int_equal(scsi_decode_log(b, page(b, 0x2f, ie, sizeof ie), &h), 0);
+	assert_known(h.ie_asc, 0x5d);
+	assert_known(h.ie_ascq, 0x10);
+	assert_known(h.ie_temperature_c, 47);
+	assert_non_null(strstr(h.ie_text, "impending failure"));
+	/* temperature 0xFF: no valid reading */
+	memset(&h, 0, sizeof h);
+	static const uint8_t tp[] = { 0, 0, 0x03, 2, 0, 0xff, 0, 1, 0x03, 2, 0, 70 };
+	assert_int_equal(scsi_decode_log(b, page(b, 0x0d, tp, sizeof tp), &h), 0);
+	assert_false(h.temperature_c.known);
+	assert_known(h.trip_temperature_c, 70);
+	/* another page, a subpage, a short buffer */
+	assert_int_equal(scsi_decode_log(b, page(b, 0x18, tp, sizeof tp), &h), -ENOTSUP);
+	b[0] = 0x0d, b[1] = 1;
+	assert_int_equal(scsi_decode_log(b, 16, &h), -ENOTSUP);
+	assert_int_equal(scsi_decode_log(b, 3, &h), -EINVAL);
+}
+
+/* One self-test results entry (parameter code 1..20). */
+static uint8_t *
+st_entry(uint8_t *p, unsigned code, unsigned st, unsigned res, unsigned hours, uint64_t lba)
+{
+	memset(p, 0, 20);
+	p[1] = (uint8_t)code, p[2] = 0x03, p[3] = 0x10;
+	p[4] = (uint8_t)(st << 5 | res), p[5] = st ? (uint8_t)code : 0;
+	p[6] = (uint8_t)(hours >> 8), p[7] = (uint8_t)hours;
+	for (int i = 0; i < 8; i++)
+		p[8 + i] = (uint8_t)(lba >> (56 - 8 * i));
+	if (res >= 3 && res <= 7)
+		p[16] = 3, p[17] = 0x11;	/* medium error, unrecovered read */
+	return p + 20;
+}
+
+static void
+test_selftest_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_health h;
+	uint8_t params[20 * 20], b[512], *p = params;
+	memset(&h, 0, sizeof h);
+	/* newest: background extended, failed in segment 7 at LBA 0x1234 after 500 h */
+	p = st_entry(p, 1, 2, 7, 500, 0x1234);
+	p = st_entry(p, 2, 1, 0, 480, UINT64_MAX);
+	p = st_entry(p, 3, 2, 5, 300, 99);
+	for (unsigned c = 4; c <= 20; c++)
+		p = st_entry(p, c, 0, 0, 0, 0);		/* never ran */
+	assert_int_equal(scsi_decode_log(b, page(b, 0x10, params, (size_t)(p - params)), &h), 0);
+	assert_known(h.selftest_entries, 3);
+	assert_known(h.selftest_failed, 2);
+	assert_known(h.selftest_last_code, 2);
+	assert_known(h.selftest_last_result, 7);
+	assert_known(h.selftest_last_hours, 500);
+	assert_known(h.selftest_last_lba, 0x1234);
+	assert_string_equal(scsi_selftest_result_text(7), "failed in another segment");
+	/* a passing newest entry: no failing LBA */
+	p = params;
+	p = st_entry(p, 1, 1, 0, 20, UINT64_MAX);
+	memset(&h, 0, sizeof h);
+	assert_int_equal(scsi_decode_log(b, page(b, 0x10, params, 20), &h), 0);
+	assert_known(h.selftest_entries, 1);
+	assert_known(h.selftest_failed, 0);
+	assert_known(h.selftest_last_result, 0);
+	assert_false(h.selftest_last_lba.known);
+	/* an empty log: known to be empty */
+	memset(&h, 0, sizeof h);
+	assert_int_equal(scsi_decode_log(b, page(b, 0x10, params, 0), &h), 0);
+	assert_known(h.selftest_entries, 0);
+	assert_false(h.selftest_last_result.known);
+}
+
+static void
+test_defects_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_health h;
+	memset(&h, 0, sizeof h);
+	/* (10): GLISTV, bytes-from-index (4), 37 descriptors of 8 bytes */
+	const uint8_t d10[4] = { 0, 0x08 | 4, 0x01, 0x28 };
+	assert_int_equal(scsi_decode_defects(d10, 4, false, &h), 0);
+	assert_known(h.grown_defects, 37);
+	/* (12): physical sector format (5), 500 descriptors */
+	const uint8_t d12[8] = { 0, 0x08 | 5, 0, 0, 0, 0, 0x0f, 0xa0 };
+	assert_int_equal(scsi_decode_defects(d12, 8, true, &h), 0);
+	assert_known(h.grown_defects, 500);
+	/* short block format (0): 4 bytes each; an empty list is 0, known */
+	const uint8_t s10[4] = { 0, 0x08 | 0, 0, 12 }, e10[4] = { 0, 0x08 | 4, 0, 0 };
+	assert_int_equal(scsi_decode_defects(s10, 4, false, &h), 0);
+	assert_known(h.grown_defects, 3);
+	assert_int_equal(scsi_decode_defects(e10, 4, false, &h), 0);
+	assert_known(h.grown_defects, 0);
+	/* no grown list in the answer, a vendor format, a short header */
+	memset(&h, 0, sizeof h);
+	const uint8_t pl[4] = { 0, 0x10 | 4, 0, 8 }, vf[4] = { 0, 0x08 | 6, 0, 8 };
+	assert_int_equal(scsi_decode_defects(pl, 4, false, &h), -ENODATA);
+	assert_int_equal(scsi_decode_defects(vf, 4, false, &h), -EINVAL);
+	assert_int_equal(scsi_decode_defects(d12, 4, true, &h), -EINVAL);
+	assert_false(h.grown_defects.known);
+}
+
+static void
+rc16(uint8_t *b, uint64_t last, uint32_t len, uint8_t b12, uint8_t b13)
+{
+	memset(b, 0, 32);
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(last >> (56 - 8 * i));
+	b[8] = (uint8_t)(len >> 24), b[9] = (uint8_t)(len >> 16), b[10] = (uint8_t)(len >> 8);
+	b[11] = (uint8_t)len, b[12] = b12, b[13] = b13;
+}
+
+static void
+test_formats_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_info s;
+	uint8_t b[32];
+	struct scsi_line l[2];
+	/* a storage array's 520-byte format: unusable until sg_format to 512 */
+	memset(&s, 0, sizeof s);
+	rc16(b, 1172123567, 520, 0, 0);
+	assert_int_equal(scsi_decode_readcap16(b, 32, &s), 0);
+	assert_known(s.lba_count, 1172123568);
+	assert_int_equal(s.format, SCSI_FMT_NEEDS_FORMAT);
+	s.known = true;
+	assert_int_equal(scsi_text_lines(&s, "/dev/sg3", l, 2), 2);
+	assert_int_equal(l[0].level, SCSI_LINE_FAIL);
+	assert_non_null(strstr(l[0].text, "520-byte blocks: needs a low-level format to 512 before use: "
+				"sg_format --format --size=512 /dev/sg3"));
+	assert_int_equal(l[1].level, SCSI_LINE_UNKNOWN);	/* no health read */
+	/* 528 bytes, and 512 + type 2 protection: 520 needs a format, 512 + PI is usable */
+	rc16(b, 1000, 528, 0, 0);
+	assert_int_equal(scsi_decode_readcap16(b, 32, &s), 0);
+	assert_int_equal(s.format, SCSI_FMT_NEEDS_FORMAT);
+	rc16(b, 1000, 4096, 0x01 | 1 << 1, 0);	/* PROT_EN, P_TYPE 1: type 2 */
+	assert_int_equal(scsi_decode_readcap16(b, 32, &s), 0);
+	assert_known(s.protection_type, 2);
+	assert_int_equal(s.format, SCSI_FMT_PI);
+	/* 512e with lowest aligned LBA 7 and thin provisioning (LBPME) */
+	rc16(b, 1000, 512, 0, 3);
+	b[14] = 0x80, b[15] = 7;
+	assert_int_equal(scsi_decode_readcap16(b, 32, &s), 0);
+	assert_known(s.lowest_aligned, 7);
+	assert_true(s.lbp_enabled.known && s.lbp_enabled.v);
+	assert_int_equal(s.format, SCSI_FMT_OK);
+	/* no block length, a short answer */
+	rc16(b, 1000, 0, 0, 0);
+	assert_int_equal(scsi_decode_readcap16(b, 32, &s), -EINVAL);
+	assert_int_equal(scsi_decode_readcap16(b, 8, &s), -EINVAL);
+}
+
+static void
+test_lines_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_info s;
+	struct scsi_line l[2];
+	memset(&s, 0, sizeof s);
+	s.known = true;
+	s.logical_bytes = known_u64_of(512);
+	s.physical_exp = known_u64_of(3);
+	s.protection = known_bool_of(false);
+	s.format = scsi_format_of(&s.logical_bytes, &s.protection);
+	s.rotation_rpm = known_u64_of(10000);
+	struct scsi_health *h = &s.health;
+	h->known = true;
+	h->temperature_c = known_i64_of(31);
+	h->grown_defects = known_u64_of(12);
+	h->read_uncorrected = known_u64_of(0);
+	h->write_uncorrected = known_u64_of(0);
+	h->verify_uncorrected = known_u64_of(0);
+	h->ie_asc = known_u64_of(0);
+	h->selftest_entries = known_u64_of(1);
+	h->selftest_failed = known_u64_of(0);
+	h->selftest_last_result = known_u64_of(0);
+	assert_int_equal(scsi_text_lines(&s, NULL, l, 2), 2);
+	assert_int_equal(l[0].level, SCSI_LINE_OK);
+	assert_string_equal(l[0].text, "512-byte blocks (4096-byte physical), usable; 10000 rpm; 31 C");
+	assert_int_equal(l[1].level, SCSI_LINE_WARN);	/* grown defects */
+	assert_string_equal(l[1].text, "grown defects 12, uncorrected errors read 0 write 0 verify 0, "
+			    "IE none, self-test completed (0 failed)");
+	h->ie_asc = known_u64_of(0x5d);
+	assert_int_equal(scsi_text_lines(&s, NULL, l, 2), 2);
+	assert_int_equal(l[1].level, SCSI_LINE_FAIL);
+	s.known = false;
+	snprintf(s.reason, sizeof s.reason, "INQUIRY: timed out");
+	assert_int_equal(scsi_text_lines(&s, NULL, l, 2), 1);
+	assert_string_equal(l[0].text, "SCSI: unknown (INQUIRY: timed out)");
+}
+
+int
+main(void)
+{
+	if (test_fixture_dir(fix, sizeof fix, "scsi") != 0) {
+		printf("SKIP: tests/fixtures/scsi not found (run from the repository top)\n");
+		return 77;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_identity_vs_sg3_utils),
+		cmocka_unit_test(test_readcap_vs_sg3_utils),
+		cmocka_unit_test(test_log_pages_vs_sg3_utils),
+		cmocka_unit_test(test_counters_hand_set),
+		cmocka_unit_test(test_selftest_hand_set),
+		cmocka_unit_test(test_defects_hand_set),
+		cmocka_unit_test(test_formats_hand_set),
+		cmocka_unit_test(test_lines_hand_set),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
