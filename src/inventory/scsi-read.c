@@ -37,7 +37,7 @@ sg_rc(int rc, const char *what, char *reason, size_t n)
 	if (rc == 0)
 		return 0;
 	if (rc < 0) {
-		int e = rc == -1 ? EIO : -rc;
+		int e = rc < -1 ? -rc : EIO;	/* libsgutils2: -1 is "other failure" */
 		snprintf(reason, n, "%s: %s", what, strerror(e));
 		return -e;
 	}
