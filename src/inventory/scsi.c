@@ -10,6 +10,21 @@
 #include <scsi/sg_unaligned.h>
 #include "inventory/scsi.h"
 
+/* libsgutils2's 32- and 64-bit readers shift a byte into an int's sign bit
+ * where no byte-swap builtin is used (clang: UBSan says so); its generic
+ * any-width reader does not. */
+static uint32_t
+be32(const uint8_t *p)
+{
+	return (uint32_t)sg_get_unaligned_be(4, p);
+}
+
+static uint64_t
+be64(const uint8_t *p)
+{
+	return sg_get_unaligned_be(8, p);
+}
+
 /* A fixed-width ASCII field: printable characters, blanks cut both ends. */
 static void
 ascii_field(char *dst, size_t n, const uint8_t *src, size_t len)
@@ -135,10 +150,10 @@ scsi_decode_vpd(const uint8_t *p, size_t n, struct scsi_info *out)
 			return -EINVAL;
 		KNOWN_CLEAR(out->max_transfer_blocks);
 		KNOWN_CLEAR(out->opt_transfer_blocks);
-		if (sg_get_unaligned_be32(p + 8))
-			KNOWN_SET(out->max_transfer_blocks, sg_get_unaligned_be32(p + 8));
-		if (sg_get_unaligned_be32(p + 12))
-			KNOWN_SET(out->opt_transfer_blocks, sg_get_unaligned_be32(p + 12));
+		if (be32(p + 8))
+			KNOWN_SET(out->max_transfer_blocks, be32(p + 8));
+		if (be32(p + 12))
+			KNOWN_SET(out->opt_transfer_blocks, be32(p + 12));
 		return 0;
 	case 0xb1: {		/* Block Device Characteristics */
 		if (have < 4)
@@ -169,8 +184,8 @@ scsi_decode_readcap16(const uint8_t *p, size_t n, struct scsi_info *out)
 {
 	if (n < 14)
 		return -EINVAL;
-	uint64_t last = sg_get_unaligned_be64(p);
-	uint32_t block = sg_get_unaligned_be32(p + 8);
+	uint64_t last = be64(p);
+	uint32_t block = be32(p + 8);
 	if (!block || last == UINT64_MAX)
 		return -EINVAL;
 	out->lba_count = known_u64_of(last + 1);
@@ -278,7 +293,7 @@ p_bgscan(unsigned code, const uint8_t *v, size_t len, struct scsi_health *h,
 	(void)pair;
 	if (code != 0 || len < 12)
 		return;		/* 0x0001.. are the medium scan results */
-	h->power_on_minutes = known_u64_of(sg_get_unaligned_be32(v));
+	h->power_on_minutes = known_u64_of(be32(v));
 	h->bg_scan_status = known_u64_of(v[5]);
 	h->bg_medium_scans = known_u64_of(sg_get_unaligned_be16(v + 10));
 }
@@ -301,14 +316,15 @@ p_ie(unsigned code, const uint8_t *v, size_t len, struct scsi_health *h,
 }
 
 /* Self-test results: parameters 1..20, 1 the newest; an entry that never
- * ran is all zero (no code, no result, no time stamp). */
+ * ran is all zero (no code, no result, no time stamp).  pair[0]'s value is
+ * the set of codes seen: a code given twice counts once. */
 static void
 p_selftest(unsigned code, const uint8_t *v, size_t len, struct scsi_health *h,
 	    struct known_u64 *pair[2])
 {
-	(void)pair;
-	if (code < 1 || code > 20 || len < 16)
+	if (code < 1 || code > 20 || len < 16 || (pair[0]->v >> code & 1))
 		return;
+	pair[0]->v |= 1ull << code;
 	unsigned st_code = v[0] >> 5, result = v[0] & 0xf;
 	unsigned hours = sg_get_unaligned_be16(v + 2);
 	if (!st_code && !result && !hours && !v[1])
@@ -321,7 +337,7 @@ p_selftest(unsigned code, const uint8_t *v, size_t len, struct scsi_health *h,
 	h->selftest_last_code = known_u64_of(st_code);
 	h->selftest_last_result = known_u64_of(result);
 	h->selftest_last_hours = known_u64_of(hours);
-	uint64_t lba = sg_get_unaligned_be64(v + 4);
+	uint64_t lba = be64(v + 4);
 	KNOWN_CLEAR(h->selftest_last_lba);
 	if (result >= 3 && result <= 7 && lba != UINT64_MAX)
 		KNOWN_SET(h->selftest_last_lba, lba);
@@ -381,6 +397,8 @@ scsi_decode_log(const uint8_t *p, size_t n, struct scsi_health *out)
 		KNOWN_CLEAR(out->selftest_last_result);
 		KNOWN_CLEAR(out->selftest_last_hours);
 		KNOWN_CLEAR(out->selftest_last_lba);
+		struct known_u64 seen = { 0 };
+		pair[0] = &seen;
 		each_param(p, end, p_selftest, out, pair);
 		break;
 	case 0x15:
@@ -415,7 +433,7 @@ scsi_decode_defects(const uint8_t *p, size_t n, bool is12, struct scsi_health *o
 	/* byte 1: PLISTV bit 4, GLISTV bit 3, the list format bits 2:0 */
 	if (!(p[1] & 0x08))
 		return -ENODATA;	/* no grown list in the answer */
-	uint64_t len = is12 ? sg_get_unaligned_be32(p + 4) : sg_get_unaligned_be16(p + 2);
+	uint64_t len = is12 ? be32(p + 4) : sg_get_unaligned_be16(p + 2);
 	unsigned fmt = p[1] & 7;
 	unsigned each = fmt == 0 ? 4 : (fmt == 3 || fmt == 4 || fmt == 5) ? 8 : 0;
 	if (!each)
