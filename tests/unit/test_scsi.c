@@ -14,9 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "test_top.h"
+#include "inventory/inventory.h"
 #include "inventory/scsi.h"
+#include "inventory/sysfs.h"
 
 static char fix[PATH_MAX];		/* tests/fixtures/scsi */
 
@@ -432,6 +437,131 @@ test_lines_hand_set(void **state)
 	assert_string_equal(l[0].text, "SCSI: unknown (INQUIRY: timed out)");
 }
 
+/* ---- the class from what the host or the device says (sysfs.c) ---- */
+
+static char tree[64];
+
+static void
+tree_file(const char *rel, const void *data, size_t len)
+{
+	char p[PATH_MAX], cmd[PATH_MAX + 16];
+	snprintf(p, sizeof p, "%s/%s", tree, rel);
+	snprintf(cmd, sizeof cmd, "%s", p);
+	*strrchr(cmd, '/') = 0;
+	for (char *c = cmd + strlen(tree) + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			mkdir(cmd, 0755);
+			*c = '/';
+		}
+	mkdir(cmd, 0755);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void
+tree_text(const char *rel, const char *text)
+{
+	tree_file(rel, text, strlen(text));
+}
+
+/* A SCSI disk NAME at sys/devices/PATH (ending in the H:C:T:L device),
+ * INQUIRY vendor, and the VPD fixtures named (NULL: none). */
+static void
+tree_disk(const char *name, const char *path, const char *vendor, const char *v83,
+	  const char *v89)
+{
+	char rel[PATH_MAX], p[PATH_MAX], tgt[PATH_MAX];
+	uint8_t b[1024];
+	snprintf(rel, sizeof rel, "sys/devices/%s/vendor", path);
+	tree_text(rel, vendor);
+	snprintf(rel, sizeof rel, "sys/devices/%s/model", path);
+	tree_text(rel, "DISK");
+	if (v83) {
+		snprintf(rel, sizeof rel, "sys/devices/%s/vpd_pg83", path);
+		tree_file(rel, b, load(v83, b, sizeof b));
+	}
+	if (v89) {
+		snprintf(rel, sizeof rel, "sys/devices/%s/vpd_pg89", path);
+		tree_file(rel, b, load(v89, b, sizeof b));
+	}
+	snprintf(rel, sizeof rel, "sys/devices/%s/block/%s/size", path, name);
+	tree_text(rel, "32768");
+	snprintf(rel, sizeof rel, "sys/devices/%s/block/%s/queue/logical_block_size", path, name);
+	tree_text(rel, "512");
+	snprintf(p, sizeof p, "%s/sys/devices/%s/block/%s/device", tree, path, name);
+	assert_int_equal(symlink("../..", p), 0);
+	snprintf(p, sizeof p, "%s/sys/block", tree);
+	mkdir(p, 0755);
+	snprintf(p, sizeof p, "%s/sys/block/%s", tree, name);
+	snprintf(tgt, sizeof tgt, "../devices/%s/block/%s", path, name);
+	assert_int_equal(symlink(tgt, p), 0);
+}
+
+static int
+rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)flag, (void)f;
+	return remove(p);
+}
+
+static void
+test_transport_said(void **state)
+{
+	(void)state;
+	snprintf(tree, sizeof tree, "/tmp/ds-scsi-tree-XXXXXX");
+	assert_non_null(mkdtemp(tree));
+	/* scsi_debug: a pseudo host with no transport class; its VPD 0x83 names
+	 * SAS target ports, and its ATA Information page does not make it ATA */
+	tree_disk("sda", "pseudo_0/adapter0/host0/target0:0:0/0:0:0:0", "Linux",
+		  "debug-vpd83.bin", "debug-vpd89.bin");
+	/* an FC HBA: its host's fc_host class */
+	tree_disk("sdb", "pci0000:00/0000:00:04.0/host1/rport-1:0-0/target1:0:0/1:0:0:0",
+		  "HITACHI", NULL, NULL);
+	tree_text("sys/devices/pci0000:00/0000:00:04.0/host1/fc_host/host1/port_name", "0x1");
+	/* a RAID HBA passing a SATA drive through: the SAT layer's vendor "ATA" */
+	tree_disk("sdc", "pci0000:00/0000:00:05.0/host2/target2:0:0/2:0:0:0", "ATA", NULL,
+		  "debug-vpd89.bin");
+	/* a SAS host (sas_host class) without port-/end_device- in the path */
+	tree_disk("sdd", "pci0000:00/0000:00:06.0/host3/target3:0:0/3:0:0:0", "SEAGATE", NULL, NULL);
+	tree_text("sys/devices/pci0000:00/0000:00:06.0/host3/sas_host/host3/uevent", "");
+	/* nothing said: a plain SCSI disk, transport unknown */
+	tree_disk("sde", "pci0000:00/0000:00:07.0/host4/target4:0:0/4:0:0:0", "QEMU", NULL, NULL);
+	tree_text("mounts", "");
+
+	char sys[PATH_MAX], mnt[PATH_MAX];
+	snprintf(sys, sizeof sys, "%s/sys", tree);
+	snprintf(mnt, sizeof mnt, "%s/mounts", tree);
+	struct inventory_opts o;
+	struct inventory inv;
+	inventory_opts_default(&o);
+	o.sysfs_root = sys;
+	o.mounts_file = mnt;
+	o.no_ata = true;
+	memset(&inv, 0, sizeof inv);
+	assert_int_equal(sysfs_scan_drives(&inv, &o), 0);
+	static const struct { const char *name; enum ds_transport t; const char *what, *from; } want[] = {
+		{ "sda", TR_SAS, "sas", "VPD 0x83" },
+		{ "sdb", TR_SCSI, "fc", "fc_host" },
+		{ "sdc", TR_SATA, "sata", "INQUIRY vendor ATA" },
+		{ "sdd", TR_SAS, "sas", "sas_host" },
+		{ "sde", TR_SCSI, "", "" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct drive *d = inventory_find_drive(&inv, want[i].name);
+		assert_non_null(d);
+		if (d->transport != want[i].t || strcmp(d->scsi.transport, want[i].what) ||
+		    strcmp(d->scsi.transport_from, want[i].from))
+			fail_msg("%s: %s (%s from %s), want %s (%s from %s)", want[i].name,
+				 transport_name(d->transport), d->scsi.transport, d->scsi.transport_from,
+				 transport_name(want[i].t), want[i].what, want[i].from);
+	}
+	inventory_free(&inv);
+	nftw(tree, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int
 main(void)
 {
@@ -448,6 +578,7 @@ main(void)
 		cmocka_unit_test(test_defects_hand_set),
 		cmocka_unit_test(test_formats_hand_set),
 		cmocka_unit_test(test_lines_hand_set),
+		cmocka_unit_test(test_transport_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
