@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <scsi/sg_cmds_basic.h>
 #include <scsi/sg_lib.h>
@@ -15,7 +16,26 @@
 #include "util/util.h"
 
 #define SCSI_TIMEOUT_S 5
+#define SCSI_BUDGET_S 12	/* all of one drive's commands: past it, no more are sent */
 #define RESP_MAX 4096
+
+/* One drive's read: its fd, where its pages are saved, the time it may take. */
+struct rd {
+	int fd;
+	const char *name, *save_dir;
+	struct timespec until;
+};
+
+/* The drive's time is used up (a failing drive answering each command
+ * only at its timeout): the rest stays unknown. */
+static bool
+over(const struct rd *r)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > r->until.tv_sec ||
+	       (now.tv_sec == r->until.tv_sec && now.tv_nsec >= r->until.tv_nsec);
+}
 
 static void
 save_page(const char *dir, const char *name, const char *what, const void *p, size_t len)
@@ -51,11 +71,13 @@ sg_rc(int rc, const char *what, char *reason, size_t n)
  * sg_ll_readcap_16 and sg_ll_read_defect10 take no timeout, this does.
  * Returns the bytes received (>= 0) or a sg_rc answer. */
 static int
-pt_in(int fd, const uint8_t *cdb, int cdb_len, uint8_t *resp, int len, const char *what,
+pt_in(const struct rd *r, const uint8_t *cdb, int cdb_len, uint8_t *resp, int len, const char *what,
       char *reason, size_t n)
 {
 	uint8_t sense[64];
-	struct sg_pt_base *pt = construct_scsi_pt_obj_with_fd(fd, 0);
+	if (over(r))
+		return sg_rc(-ETIMEDOUT, what, reason, n);
+	struct sg_pt_base *pt = construct_scsi_pt_obj_with_fd(r->fd, 0);
 	if (!pt)
 		return sg_rc(-ENOMEM, what, reason, n);
 	set_scsi_pt_cdb(pt, cdb, cdb_len);
@@ -78,72 +100,74 @@ pt_in(int fd, const uint8_t *cdb, int cdb_len, uint8_t *resp, int len, const cha
 }
 
 static int
-read_vpd(int fd, unsigned page, const char *name, const char *save_dir, struct scsi_info *out)
+read_vpd(const struct rd *r, unsigned page, struct scsi_info *out)
 {
 	uint8_t buf[RESP_MAX];
 	int resid = 0;
 	char why[96], tag[16];
 	memset(buf, 0, sizeof buf);
-	int rc = sg_rc(sg_ll_inquiry_v2(fd, true, (int)page, buf, 255, SCSI_TIMEOUT_S, &resid,
+	if (over(r))
+		return -ETIMEDOUT;
+	int rc = sg_rc(sg_ll_inquiry_v2(r->fd, true, (int)page, buf, 255, SCSI_TIMEOUT_S, &resid,
 					false, 0), "VPD", why, sizeof why);
 	if (rc < 0)
 		return rc;
 	size_t got = 255 - (size_t)(resid > 0 && resid < 255 ? resid : 0);
 	snprintf(tag, sizeof tag, "vpd%02x", page);
-	save_page(save_dir, name, tag, buf, got);
+	save_page(r->save_dir, r->name, tag, buf, got);
 	return scsi_decode_vpd(buf, got, out);
 }
 
 /* The VPD pages the drive lists in page 0x00 (a page it lacks stays unknown). */
 static void
-read_vpds(int fd, const char *name, const char *save_dir, struct scsi_info *out)
+read_vpds(const struct rd *r, struct scsi_info *out)
 {
 	uint8_t list[256];
 	int resid = 0;
 	memset(list, 0, sizeof list);
-	if (sg_ll_inquiry_v2(fd, true, 0x00, list, 255, SCSI_TIMEOUT_S, &resid, false, 0))
+	if (sg_ll_inquiry_v2(r->fd, true, 0x00, list, 255, SCSI_TIMEOUT_S, &resid, false, 0))
 		return;
-	save_page(save_dir, name, "vpd00", list, 255 - (size_t)(resid > 0 ? resid : 0));
+	save_page(r->save_dir, r->name, "vpd00", list, 255 - (size_t)(resid > 0 ? resid : 0));
 	size_t n = list[3];
 	for (size_t i = 0; i < n && 4 + i < sizeof list; i++) {
 		unsigned pg = list[4 + i];
 		if (pg == 0x80 || pg == 0x83 || pg == 0x89 || pg == 0xb0 || pg == 0xb1 ||
 		    pg == 0xb2)
-			read_vpd(fd, pg, name, save_dir, out);
+			read_vpd(r, pg, out);
 	}
 }
 
 static void
-read_capacity(int fd, const char *name, const char *save_dir, struct scsi_info *out)
+read_capacity(const struct rd *r, struct scsi_info *out)
 {
 	/* SERVICE ACTION IN(16), READ CAPACITY(16), allocation length 32 */
 	uint8_t cdb[16] = { 0x9e, 0x10, [13] = 32 }, buf[32];
 	char why[96];
 	memset(buf, 0, sizeof buf);
-	int got = pt_in(fd, cdb, sizeof cdb, buf, sizeof buf, "READ CAPACITY(16)", why, sizeof why);
+	int got = pt_in(r, cdb, sizeof cdb, buf, sizeof buf, "READ CAPACITY(16)", why, sizeof why);
 	if (got < 0)
 		return;
-	save_page(save_dir, name, "rc16", buf, (size_t)got);
+	save_page(r->save_dir, r->name, "rc16", buf, (size_t)got);
 	scsi_decode_readcap16(buf, (size_t)got, out);
 }
 
 /* The grown defect list's header: READ DEFECT DATA(12), else (10), in the
  * bytes-from-index format; the drive may answer in another one. */
 static void
-read_defects(int fd, const char *name, const char *save_dir, struct scsi_health *h)
+read_defects(const struct rd *r, struct scsi_health *h)
 {
 	uint8_t buf[8], cdb12[12] = { 0xb7, 0x08 | 4, [9] = 8 }, cdb10[10] = { 0x37, 0x08 | 4, [8] = 4 };
 	char why[96];
 	memset(buf, 0, sizeof buf);
-	int got = pt_in(fd, cdb12, sizeof cdb12, buf, 8, "READ DEFECT DATA(12)", why, sizeof why);
+	int got = pt_in(r, cdb12, sizeof cdb12, buf, 8, "READ DEFECT DATA(12)", why, sizeof why);
 	if (got >= 8 && scsi_decode_defects(buf, 8, true, h) == 0) {
-		save_page(save_dir, name, "defect12", buf, 8);
+		save_page(r->save_dir, r->name, "defect12", buf, 8);
 		return;
 	}
 	memset(buf, 0, sizeof buf);
-	got = pt_in(fd, cdb10, sizeof cdb10, buf, 4, "READ DEFECT DATA(10)", why, sizeof why);
+	got = pt_in(r, cdb10, sizeof cdb10, buf, 4, "READ DEFECT DATA(10)", why, sizeof why);
 	if (got >= 4 && scsi_decode_defects(buf, 4, false, h) == 0)
-		save_page(save_dir, name, "defect10", buf, 4);
+		save_page(r->save_dir, r->name, "defect10", buf, 4);
 }
 
 static void
@@ -157,37 +181,37 @@ add_missing(struct scsi_health *h, unsigned pg)
 static const unsigned health_pages[] = { 0x02, 0x03, 0x05, 0x06, 0x0d, 0x0e, 0x10, 0x15, 0x2f };
 
 static void
-read_health(int fd, const char *name, const char *save_dir, struct scsi_health *h)
+read_health(const struct rd *r, struct scsi_health *h)
 {
 	uint8_t buf[RESP_MAX];
 	int resid = 0;
 	char tag[16];
 	memset(buf, 0, sizeof buf);
 	/* page 0x00: which pages there are; the cumulative values (PC 1) */
-	int rc = sg_rc(sg_ll_log_sense_v2(fd, false, false, 1, 0x00, 0, 0, buf, 255,
+	int rc = sg_rc(sg_ll_log_sense_v2(r->fd, false, false, 1, 0x00, 0, 0, buf, 255,
 					  SCSI_TIMEOUT_S, &resid, false, 0),
 		       "LOG SENSE", h->reason, sizeof h->reason);
 	if (rc == 0) {
 		size_t got = 255 - (size_t)(resid > 0 && resid < 255 ? resid : 0);
-		save_page(save_dir, name, "log00", buf, got);
+		save_page(r->save_dir, r->name, "log00", buf, got);
 		scsi_decode_log(buf, got, h);
 		for (size_t i = 0; i < sizeof health_pages / sizeof health_pages[0]; i++) {
 			unsigned pg = health_pages[i];
 			memset(buf, 0, sizeof buf);
 			resid = 0;
-			if (!scsi_health_has_page(h, pg) ||
-			    sg_ll_log_sense_v2(fd, false, false, 1, (int)pg, 0, 0, buf, sizeof buf,
+			if (!scsi_health_has_page(h, pg) || over(r) ||
+			    sg_ll_log_sense_v2(r->fd, false, false, 1, (int)pg, 0, 0, buf, sizeof buf,
 					       SCSI_TIMEOUT_S, &resid, false, 0)) {
 				add_missing(h, pg);
 				continue;
 			}
 			size_t n = sizeof buf - (size_t)(resid > 0 && resid < RESP_MAX ? resid : 0);
 			snprintf(tag, sizeof tag, "log%02x", pg);
-			save_page(save_dir, name, tag, buf, n);
+			save_page(r->save_dir, r->name, tag, buf, n);
 			scsi_decode_log(buf, n, h);
 		}
 	}
-	read_defects(fd, name, save_dir, h);
+	read_defects(r, h);
 	if (!h->known && !h->reason[0])
 		snprintf(h->reason, sizeof h->reason, "no health log page answered");
 	else if (h->known)
@@ -206,6 +230,9 @@ scsi_info_read(const char *path, const char *name, const char *save_dir, struct 
 	snprintf(out->health.reason, sizeof out->health.reason, "not read");
 
 	int fd = sg_cmds_open_device(path, true, 0);
+	struct rd r = { .fd = fd, .name = name, .save_dir = save_dir };
+	clock_gettime(CLOCK_MONOTONIC, &r.until);
+	r.until.tv_sec += SCSI_BUDGET_S;
 	if (fd < 0) {
 		snprintf(out->reason, sizeof out->reason, "open %s: %s", path, strerror(-fd));
 		snprintf(out->health.reason, sizeof out->health.reason, "%s", out->reason);
@@ -227,16 +254,19 @@ scsi_info_read(const char *path, const char *name, const char *save_dir, struct 
 		return rc;
 	}
 	save_page(save_dir, name, "inq", inq, sizeof inq - (size_t)(resid > 0 ? resid : 0));
-	read_vpds(fd, name, save_dir, out);
-	read_capacity(fd, name, save_dir, out);
+	read_vpds(&r, out);
+	read_capacity(&r, out);
 	if (scsi_is_sat(out)) {
 		snprintf(out->health.reason, sizeof out->health.reason,
 			 "an ATA drive behind SAT (%s): its health is SMART's",
 			 out->sat_vendor[0] ? out->sat_vendor : "VPD 0x89");
 	} else {
 		out->health.reason[0] = 0;
-		read_health(fd, name, save_dir, &out->health);
+		read_health(&r, &out->health);
 	}
 	sg_cmds_close_device(fd);
+	if (over(&r) && !out->health.known)
+		snprintf(out->health.reason, sizeof out->health.reason,
+			 "gave up: the drive's answers took over %d s", SCSI_BUDGET_S);
 	return 0;
 }
