@@ -437,6 +437,46 @@ test_lines_hand_set(void **state)
 	assert_string_equal(l[0].text, "SCSI: unknown (INQUIRY: timed out)");
 }
 
+static void
+test_vpd_hand_set(void **state)
+{
+	(void)state;
+	struct scsi_info s;
+	memset(&s, 0, sizeof s);
+	/* 0x83: a T10 vendor id and an EUI-64 for the LU, an FC target port */
+	static const uint8_t di[] = {
+		0, 0x83, 0, 36,
+		0x02, 0x01, 0, 8, 'S', 'E', 'A', 'G', 'A', 'T', 'E', ' ',
+		0x01, 0x02, 0, 8, 0x50, 0x00, 0xc5, 0x00, 0x30, 0x11, 0xcb, 0x2b,
+		0x01, 0x93, 0, 8, 0x20, 0, 0, 0, 0, 0, 0, 1,	/* PIV, target port, FC */
+	};
+	assert_int_equal(scsi_decode_vpd(di, sizeof di, &s), 0);
+	assert_string_equal(s.designator, "eui.5000c5003011cb2b");	/* EUI-64 over T10 */
+	assert_string_equal(s.protocol, "fc");
+	/* only a T10 vendor id, and a designator running past the page: cut there */
+	memset(&s, 0, sizeof s);
+	static const uint8_t t10[] = {
+		0, 0x83, 0, 24,
+		0x02, 0x01, 0, 8, 'H', 'P', ' ', ' ', ' ', ' ', ' ', ' ',
+		0x61, 0x93, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	assert_int_equal(scsi_decode_vpd(t10, sizeof t10, &s), 0);
+	assert_string_equal(s.designator, "t10.HP");
+	assert_string_equal(s.protocol, "");
+	/* a rotating drive's 0xB1: 7200 rpm, 3.5 inch (code 2); 0x89's SAT vendor */
+	static const uint8_t b1[] = { 0, 0xb1, 0, 0x3c, 0x1c, 0x20, 0, 0x02 };
+	assert_int_equal(scsi_decode_vpd(b1, sizeof b1, &s), 0);
+	assert_known(s.rotation_rpm, 7200);
+	assert_known(s.form_factor, 2);
+	/* no LU at this LUN (peripheral qualifier 3), a short page */
+	static const uint8_t nolu[36] = { 0x7f };
+	assert_int_equal(scsi_decode_inquiry(nolu, sizeof nolu, &s), -EINVAL);
+	assert_int_equal(scsi_decode_inquiry(nolu, 20, &s), -EINVAL);
+	assert_int_equal(scsi_decode_vpd(b1, 3, &s), -EINVAL);
+	assert_string_equal(scsi_protocol_name(6), "sas");
+	assert_string_equal(scsi_protocol_name(14), "");
+}
+
 /* ---- the class from what the host or the device says (sysfs.c) ---- */
 
 static char tree[64];
@@ -578,6 +618,7 @@ main(void)
 		cmocka_unit_test(test_defects_hand_set),
 		cmocka_unit_test(test_formats_hand_set),
 		cmocka_unit_test(test_lines_hand_set),
+		cmocka_unit_test(test_vpd_hand_set),
 		cmocka_unit_test(test_transport_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
