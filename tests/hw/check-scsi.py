@@ -128,6 +128,14 @@ except (OSError, ValueError, KeyError) as e:
 want = "unreadable at LBA %d-%d" % (MED0, MED0 + MEDN - 1)
 check(rc == "1" and any(want in x for x in vt), "medium: surface rc %s, verdicts %r, want %r" % (rc, vt, want))
 
+# the dashboard's details panel on the drive says what list says (when tmux ran)
+dash = text("dash-scsi.txt")
+if dash:
+    check("SCSI: sas from VPD 0x83" in dash and "512-byte blocks, usable" in dash and
+          "38 C (trip 65 C)" in dash and "IE none" in dash, "dashboard details panel: %r" % dash[-1500:])
+else:
+    print("note: no tmux in the guest: the details panel not checked")
+
 if fails:
     for f in fails:
         print("FAIL: " + f)
