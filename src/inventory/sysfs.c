@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "inventory/facts.h"
-#include "inventory/scsi.h"
 #include "inventory/sysfs.h"
 
 struct scan {
@@ -287,94 +286,6 @@ behind_sas_hba(const char *syspath)
 	return false;
 }
 
-/* The SCSI transport class the first hostN on the path registered
- * (<...>/hostN/sas_host/hostN and the like): "sas", "fc", ..., NULL none. */
-static const char *
-host_transport(const char *syspath)
-{
-	static const char *const classes[][2] = {
-		{ "sas_host", "sas" }, { "fc_host", "fc" }, { "iscsi_host", "iscsi" },
-		{ "srp_host", "srp" }, { "spi_host", "spi" },
-	};
-	for (const char *p = strstr(syspath, "/host"); p; p = strstr(p + 1, "/host")) {
-		const char *e = p + 5;
-		if (!isdigit((unsigned char)*e))
-			continue;
-		while (isdigit((unsigned char)*e))
-			e++;
-		if (*e != '/')
-			continue;
-		char path[PATH_MAX];
-		for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
-			if (pathf(path, sizeof path, "%.*s/%s", (int)(e - syspath), syspath,
-				  classes[i][0]) == 0 && access(path, F_OK) == 0)
-				return classes[i][1];
-		return NULL;
-	}
-	return NULL;
-}
-
-/* The target port protocol VPD 0x83 (as the kernel keeps it in sysfs)
- * names: "sas", "fc", ..., "" none. */
-static void
-vpd83_protocol(const char *dir, char *dst, size_t n)
-{
-	char p[PATH_MAX];
-	uint8_t buf[1024];
-	struct scsi_info si;
-	dst[0] = 0;
-	if (pathf(p, sizeof p, "%s/device/vpd_pg83", dir))
-		return;
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t r = read(fd, buf, sizeof buf);
-	close(fd);
-	memset(&si, 0, sizeof si);
-	if (r > 0 && scsi_decode_vpd(buf, (size_t)r, &si) == 0)
-		snprintf(dst, n, "%s", si.protocol);
-}
-
-/* Where the class came from, for a SCSI disk: scsi.transport and its source. */
-static enum ds_transport
-said(struct drive *d, enum ds_transport t, const char *what, const char *from)
-{
-	snprintf(d->scsi.transport, sizeof d->scsi.transport, "%s", what);
-	snprintf(d->scsi.transport_from, sizeof d->scsi.transport_from, "%s", from);
-	return t;
-}
-
-/* A disk on a SCSI host: the class is what the host or the device says -
- * the host's transport class, the SAT layer's "ATA" vendor, the ATA
- * Information page, VPD 0x83's target port protocol - in that order. */
-static enum ds_transport
-scsi_host_transport(const char *dir, struct drive *d, bool ata_vpd, bool ata_vendor)
-{
-	const char *sp = d->syspath;
-	const char *ht = host_transport(sp);
-	if (ht && strcmp(ht, "sas") == 0)
-		return ata_vpd || ata_vendor ? said(d, TR_SATA, "sata", "sas_host, VPD 0x89") :
-		       said(d, TR_SAS, "sas", "sas_host");
-	if (ht)
-		return said(d, TR_SCSI, ht, ht[0] == 'f' ? "fc_host" : ht[0] == 'i' ? "iscsi_host" :
-			    ht[1] == 'r' ? "srp_host" : "spi_host");
-	if (ata_vendor)
-		return said(d, TR_SATA, "sata", "INQUIRY vendor ATA");
-	char proto[16];
-	vpd83_protocol(dir, proto, sizeof proto);
-	if (strcmp(proto, "sas") == 0)
-		return said(d, TR_SAS, "sas", "VPD 0x83");
-	if (strcmp(proto, "ata") == 0)
-		return said(d, TR_SATA, "sata", "VPD 0x83");
-	if (proto[0])
-		return said(d, TR_SCSI, proto, "VPD 0x83");
-	if (ata_vpd)
-		return said(d, TR_SATA, "sata", "VPD 0x89");
-	if (behind_sas_hba(sp))
-		return said(d, TR_SAS, "sas", "SAS HBA driver");
-	return said(d, TR_SCSI, "", "");
-}
-
 static enum ds_transport
 decide_transport(const char *name, const char *dir, struct drive *d)
 {
@@ -395,10 +306,10 @@ decide_transport(const char *name, const char *dir, struct drive *d)
 	 * A SATA drive there still answers ATA (VPD 0x89, vendor "ATA"). */
 	if (strstr(sp, "/end_device-") || strstr(sp, "/port-"))
 		return (ata_vpd || ata_vendor || has_component(sp, "ata")) ?
-		       said(d, TR_SATA, "sata", "SAS end device, ATA") :
-		       said(d, TR_SAS, "sas", "SAS end device");
+		       scsi_transport_said(d, TR_SATA, "sata", "SAS end device, ATA") :
+		       scsi_transport_said(d, TR_SAS, "sas", "SAS end device");
 	if (has_component(sp, "ata"))
-		return said(d, TR_SATA, "sata", "libata");
+		return scsi_transport_said(d, TR_SATA, "sata", "libata");
 	if (has_component(sp, "virtio"))
 		return TR_VIRTIO;
 	if (strstr(sp, "/mmc_host/") || prefixed(name, "mmcblk"))
@@ -406,7 +317,7 @@ decide_transport(const char *name, const char *dir, struct drive *d)
 	if (prefixed(name, "hd") || has_component(sp, "ide"))
 		return TR_IDE;
 	if (strstr(sp, "/target") && has_component(sp, "host"))
-		return scsi_host_transport(dir, d, ata_vpd, ata_vendor);
+		return scsi_host_transport(dir, d, ata_vpd, ata_vendor, behind_sas_hba(sp));
 	return TR_UNKNOWN;
 }
 
