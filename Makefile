@@ -13,6 +13,8 @@ B       := build
 VERSION := 0.1.0
 
 CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme
+# libsgutils2 (sg3_utils' library) has no pkg-config file on Debian 12: linked by name
+CORE_LIBS := -lsgutils2
 UI_PKGS   := ncursesw
 TEST_PKGS := cmocka
 
@@ -23,7 +25,7 @@ SAN     ?=
 CFLAGS_ALL = $(CSTD) $(OPT) $(SAN) $(WARN) -pthread -Isrc -I$(B) \
              -DDS_VERSION='"$(VERSION)"' -DDS_DATADIR='"$(DATADIR)"' \
              $(shell pkg-config --cflags $(CORE_PKGS) $(UI_PKGS))
-LIBS_CORE = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread
+LIBS_CORE = $(shell pkg-config --libs $(CORE_PKGS)) $(CORE_LIBS) -lm -pthread
 LIBS_UI   = $(shell pkg-config --libs $(UI_PKGS))
 LIBS_TEST = $(shell pkg-config --libs $(TEST_PKGS))
 

@@ -7,13 +7,14 @@
 # stop the build).
 set -u
 BUILD="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
-libinih-dev libsqlite3-dev libpq-dev libnvme-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
+libinih-dev libsqlite3-dev libpq-dev libnvme-dev libsgutils2-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
 coreutils bash procps ncurses-base util-linux"
 TESTS="fio tmux kmod e2fsprogs xz-utils cpio busybox-static qemu-system-x86"
 TESTS="$TESTS valgrind"		# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 TESTS="$TESTS chromium"		# tests/sys/report-html.sh: renders the HTML report to PNG and PDF
 TESTS="$TESTS postgresql"	# tests/sys/history-pg.sh: a throwaway server
 TESTS="$TESTS nvme-cli"		# tests/hw/qemu-inventory.sh: nvme-cli's decoding, the NVMe ground truth
+TESTS="$TESTS sg3-utils"	# tests/hw/qemu-scsi.sh: sg3_utils' decoding, the SCSI ground truth
 # `deps.sh fuzz`: the libFuzzer toolchain instead (make fuzz, tests/sys/fuzz-brief.sh)
 if [ "${1:-}" = fuzz ]; then
   BUILD="clang-14 libclang-rt-14-dev"

@@ -423,9 +423,38 @@ inv_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	return -EIO;
 }
 
+/* A SCSI drive's health read now: the log pages change while a test runs
+ * (error counters, grown defects), so after a test they are read again;
+ * before, the scan's copy stands. */
+static int
+inv_scsi_health(const struct dev_facts *f, const struct drive *d, bool after, struct scsi_health *out)
+{
+	(void)f;
+	memset(out, 0, sizeof *out);
+	if (d->transport != TR_SAS && d->transport != TR_SCSI) {
+		snprintf(out->reason, sizeof out->reason, "not a SCSI drive");
+		return -ENODATA;
+	}
+	if (after && d->scsi.known && !dev_spec_simulated(d->path, NULL)) {
+		struct scsi_info now;
+		memset(&now, 0, sizeof now);
+		if (scsi_info_read(d->path, d->name, NULL, &now) == 0 && now.health.known) {
+			*out = now.health;
+			return 0;
+		}
+	}
+	*out = d->scsi.health;
+	if (out->known)
+		return 0;
+	if (!out->reason[0])
+		snprintf(out->reason, sizeof out->reason, "%s", d->scsi.reason[0] ? d->scsi.reason : "not read");
+	return -EIO;
+}
+
 const struct dev_source dev_source_inventory = {
 	.name = "inventory",
 	.drive = inv_drive,
 	.selftest_log = inv_selftest_log,
 	.nvme_health = inv_nvme_health,
+	.scsi_health = inv_scsi_health,
 };

@@ -89,6 +89,13 @@ fmt_smart(const struct drive *d, char *buf, size_t n)
 			snprintf(buf, n, "%s", h->critical_warning.v ? "CRIT-WARN" : "good");
 		return;
 	}
+	if (drive_scsi_class(d)) {
+		const struct scsi_health *h = &d->scsi.health;	/* the log pages, not ATA SMART */
+		bool bad = (h->ie_asc.known && h->ie_asc.v) ||
+			   (h->selftest_failed.known && h->selftest_failed.v);
+		snprintf(buf, n, "%s", !h->known ? "no data" : bad ? "FAILING" : "good");
+		return;
+	}
 	switch (d->ata.state) {
 	case ATA_NOT_ATA: snprintf(buf, n, "n/a"); return;
 	case ATA_PENDING: snprintf(buf, n, "..."); return;
@@ -240,6 +247,21 @@ print_nvme(FILE *f, const struct drive *d)
 	}
 }
 
+/* A SCSI drive's format and health lines (inventory/scsi-text.c); a line
+ * that calls for action is a "!" line. */
+static void
+print_scsi(FILE *f, const struct drive *d)
+{
+	struct scsi_line l[2];
+	size_t n = scsi_text_lines(&d->scsi, d->scsi.sg_node[0] ? d->scsi.sg_node : d->path, l, 2);
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].level == SCSI_LINE_FAIL || l[i].level == SCSI_LINE_WARN)
+			print_wrapped(f, d->name, l[i].text);
+		else
+			fprintf(f, "    scsi: %s\n", l[i].text);
+	}
+}
+
 static void
 print_drive(FILE *f, const struct drive *d, int mw)
 {
@@ -251,6 +273,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
 	else if (d->transport == TR_NVME && d->nvme.health.temperature_c.known)
 		snprintf(temp, sizeof temp, "%lldC", (long long)d->nvme.health.temperature_c.v);
+	else if (d->scsi.health.temperature_c.known && d->transport != TR_SATA)
+		snprintf(temp, sizeof temp, "%lldC", (long long)d->scsi.health.temperature_c.v);
 	access_text(d, acc, sizeof acc);
 	model_cell(d, mw, model, sizeof model);
 	fprintf(f, "  %-8.8s %-*.*s %7s %-4s %-8s %-4s %-8s %-9s %3s",
@@ -263,6 +287,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 	fputc('\n', f);
 	if (d->transport == TR_NVME)
 		print_nvme(f, d);
+	else if (drive_scsi_class(d))
+		print_scsi(f, d);
 	for (size_t i = 0; i < d->warnings.n; i++)
 		print_wrapped(f, d->name, d->warnings.v[i]);
 }
