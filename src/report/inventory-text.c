@@ -126,11 +126,11 @@ fmt_link(const struct pci_link *l, char *buf, size_t n)
 			 l->cap_gts, l->cap_width);
 }
 
-/* "  ! sda: text", folded at word boundaries to stay within 100 columns. */
+/* "LEAD text", folded at word boundaries to stay within 100 columns. */
 static void
-print_wrapped(FILE *f, const char *who, const char *text)
+print_folded(FILE *f, const char *lead, const char *text)
 {
-	int col = fprintf(f, "  ! %s:", who), indent = 4;
+	int col = fprintf(f, "%s", lead), indent = 4;
 	while (*text) {
 		text += strspn(text, " ");
 		size_t w = strcspn(text, " ");
@@ -143,6 +143,15 @@ print_wrapped(FILE *f, const char *who, const char *text)
 		text += w;
 	}
 	fputc('\n', f);
+}
+
+/* "  ! sda: text", folded likewise. */
+static void
+print_wrapped(FILE *f, const char *who, const char *text)
+{
+	char lead[48];
+	snprintf(lead, sizeof lead, "  ! %.32s:", who);
+	print_folded(f, lead, text);
 }
 
 static const char *
@@ -258,7 +267,7 @@ print_scsi(FILE *f, const struct drive *d)
 		if (l[i].level == SCSI_LINE_FAIL || l[i].level == SCSI_LINE_WARN)
 			print_wrapped(f, d->name, l[i].text);
 		else
-			fprintf(f, "    scsi: %s\n", l[i].text);
+			print_folded(f, "    scsi:", l[i].text);
 	}
 }
 
