@@ -12,7 +12,7 @@ CC      ?= cc
 B       := build
 VERSION := 0.1.0
 
-CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme
+CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme libudev
 UI_PKGS   := ncursesw
 TEST_PKGS := cmocka
 
@@ -34,7 +34,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
 CORE_SRC := $(filter-out $(MAIN_SRC),$(shell find src -name '*.c' | sort))
 UI_SRC   := $(sort $(wildcard ui/*.c))
 EMBED_IN := $(sort $(wildcard src/sim/models/*.drive src/sim/models/*.hba src/sim/models/*.rig \
-              src/inventory/*.csv themes/*.theme))
+              src/inventory/*.csv src/station/*.ini themes/*.theme))
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/embedded.o
 UI_OBJ   := $(UI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
