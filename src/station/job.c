@@ -203,8 +203,13 @@ job_watch_snapshot(struct jctx *c, struct runner *r, double now)
 		if (s.t[0].size)
 			c->size = s.t[0].size;
 	}
-	double run_frac = s.n_steps ? ((s.step ? s.step - 1 : 0) + c->pos) / s.n_steps : c->pos;
-	c->frac = (c->k + run_frac) / (double)c->pr->n_steps;
+	/* the planned time when the runner knows it, else steps and position;
+	 * never backwards (a quick pass samples positions out of order) */
+	double run_frac = s.eta_s.known && s.elapsed_s + s.eta_s.v > 0 ? s.elapsed_s / (s.elapsed_s + s.eta_s.v)
+			: s.n_steps ? ((s.step ? s.step - 1 : 0) + c->pos) / s.n_steps : c->pos;
+	double frac = (c->k + run_frac) / (double)c->pr->n_steps;
+	if (frac > c->frac)
+		c->frac = frac;
 	if (s.step != c->last_run_step || c->k != c->last_pstep) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "profile_step", json_object_new_int64((int64_t)c->k + 1));
@@ -226,8 +231,8 @@ job_watch_snapshot(struct jctx *c, struct runner *r, double now)
 		json_object_object_add(o, "percent", json_object_new_int(job_percent(c)));
 		json_object_object_add(o, "lba", json_object_new_int64((int64_t)job_lba(c)));
 		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)(c->bytes_before + c->bytes)));
-		json_object_object_add(o, "mbps", json_object_new_double(s.n_targets ? s.t[0].mbps : 0));
-		json_object_object_add(o, "t_run", json_object_new_double(s.elapsed_s));
+		json_object_object_add(o, "mbps", station_num(s.n_targets ? s.t[0].mbps : 0));
+		json_object_object_add(o, "t_run", station_num(s.elapsed_s));
 		station_emit(j->st, "progress", j->label, o);
 		c->last_progress = now;
 	}
@@ -240,7 +245,7 @@ job_watch_snapshot(struct jctx *c, struct runner *r, double now)
 		json_object_object_add(o, "device", json_object_new_string(j->path));
 		json_object_object_add(o, "lba", json_object_new_int64((int64_t)job_lba(c)));
 		json_object_object_add(o, "percent", json_object_new_int(job_percent(c)));
-		json_object_object_add(o, "seconds", json_object_new_double(now - c->last_change));
+		json_object_object_add(o, "seconds", station_num(now - c->last_change));
 		json_object_object_add(o, "text", json_object_new_string(text));
 		station_emit(j->st, "hung", j->label, o);
 		runner_stop(r);

@@ -63,6 +63,7 @@ struct station {
 };
 
 double station_now(void);		/* monotonic seconds */
+struct json_object *station_num(double v);	/* a number printed with 3 decimals */
 /* One event: schema, event, time, t, slot (its label, NULL none), then
  * obj's keys, as one line, flushed.  obj is consumed (NULL: none). */
 void station_emit(struct station *st, const char *type, const char *slot, struct json_object *obj);

@@ -33,6 +33,14 @@ station_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+struct json_object *
+station_num(double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	return json_object_new_double_s(v, buf);
+}
+
 void
 station_emit(struct station *st, const char *type, const char *slot, struct json_object *obj)
 {
@@ -47,7 +55,7 @@ station_emit(struct station *st, const char *type, const char *slot, struct json
 	json_object_object_add(e, "schema", json_object_new_string(STATION_SCHEMA));
 	json_object_object_add(e, "event", json_object_new_string(type));
 	json_object_object_add(e, "time", json_object_new_string(when));
-	json_object_object_add(e, "t", json_object_new_double((double)(long)((station_now() - st->t0) * 1000) / 1000));
+	json_object_object_add(e, "t", station_num(station_now() - st->t0));
 	if (slot)
 		json_object_object_add(e, "slot", json_object_new_string(slot));
 	if (obj) {
@@ -298,7 +306,7 @@ station_ready(struct station *st, const char *source)
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "profile", json_object_new_string(st->profile->name));
 	json_object_object_add(o, "out_dir", json_object_new_string(st->o->out_dir));
-	json_object_object_add(o, "io_timeout_s", json_object_new_double(st->o->io_timeout_s));
+	json_object_object_add(o, "io_timeout_s", station_num(st->o->io_timeout_s));
 	json_object_object_add(o, "slots", a);
 	station_emit(st, "ready", NULL, o);
 }
