@@ -30,7 +30,7 @@ station_usage(FILE *f)
 static int
 station_duration(const char *opt, const char *v, double *out)
 {
-	if (!v || parse_seconds(v, out) || *out < 0) {
+	if (!v || parse_seconds(v, out) || !(*out >= 0)) {
 		fprintf(stderr, "diskscope: %s %s: a duration (30s, 2m)\n", opt, v ? v : "");
 		return -EINVAL;
 	}

@@ -178,14 +178,21 @@ job_dev_going(const struct job *j)
 	return false;
 }
 
+/* Whether the drive failed with ENODEV; *off (when known) where its first
+ * failed I/O of that step was, in bytes. */
 static bool
-job_saw_enodev(const struct run_result *r)
+job_saw_enodev(const struct run_result *r, bool *have_off, uint64_t *off)
 {
 	for (size_t s = 0; s < r->n_steps; s++)
-		for (size_t k = 0; k < r->steps[s].n_res; k++)
-			for (size_t e = 0; e < r->steps[s].res[k].err.n_errno; e++)
-				if (r->steps[s].res[k].err.by_errno[e].err == ENODEV)
+		for (size_t k = 0; k < r->steps[s].n_res; k++) {
+			const struct err_summary *er = &r->steps[s].res[k].err;
+			for (size_t e = 0; e < er->n_errno; e++)
+				if (er->by_errno[e].err == ENODEV) {
+					*have_off = er->have_offsets;
+					*off = er->first_offset;
 					return true;
+				}
+		}
 	return false;
 }
 
@@ -381,8 +388,12 @@ static const char *
 job_fate(struct jctx *c, struct run_result *res, char *text, size_t n)
 {
 	struct job *j = c->j;
-	bool enodev = job_saw_enodev(res);
+	bool have_off = false;
+	uint64_t off = 0;
+	bool enodev = job_saw_enodev(res, &have_off, &off);
 	bool going = job_dev_going(j);
+	if (have_off && c->size)	/* where it failed, not where the next step began */
+		c->pos = (double)off / (double)c->size;
 	/* a pulled drive fails with ENODEV a moment before its removal shows */
 	for (double t0 = station_now(); enodev && !going && station_now() - t0 < j->st->o->pull_grace_s;) {
 		job_sleep_ms(50);

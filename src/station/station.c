@@ -64,7 +64,7 @@ station_emit(struct station *st, const char *type, const char *slot, struct json
 		json_object_put(obj);
 	}
 	pthread_mutex_lock(&st->ev_lock);
-	fputs(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN), st->ev);
+	fputs(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), st->ev);
 	fputc('\n', st->ev);
 	fflush(st->ev);
 	pthread_mutex_unlock(&st->ev_lock);
