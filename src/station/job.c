@@ -178,22 +178,41 @@ job_dev_going(const struct job *j)
 	return false;
 }
 
-/* Whether the drive failed with ENODEV; *off (when known) where its first
- * failed I/O of that step was, in bytes. */
+/* Whether the drive failed with errno e; *off (when known) where its
+ * first failed I/O of that step was, in bytes. */
 static bool
-job_saw_enodev(const struct run_result *r, bool *have_off, uint64_t *off)
+job_saw_errno(const struct run_result *r, int eno, bool *have_off, uint64_t *off)
 {
 	for (size_t s = 0; s < r->n_steps; s++)
 		for (size_t k = 0; k < r->steps[s].n_res; k++) {
 			const struct err_summary *er = &r->steps[s].res[k].err;
 			for (size_t e = 0; e < er->n_errno; e++)
-				if (er->by_errno[e].err == ENODEV) {
+				if (er->by_errno[e].err == eno) {
 					*have_off = er->have_offsets;
 					*off = er->first_offset;
 					return true;
 				}
 		}
 	return false;
+}
+
+/* The drive stopped progressing: its slot is marked hung (once). */
+static void
+job_hung(struct jctx *c, double seconds)
+{
+	struct job *j = c->j;
+	if (atomic_exchange(&j->hung, true))
+		return;
+	struct json_object *o = json_object_new_object();
+	char text[160];
+	snprintf(text, sizeof(text), "hung at LBA %llu: no progress for %.0f s", (unsigned long long)job_lba(c),
+		 seconds);
+	json_object_object_add(o, "device", json_object_new_string(j->path));
+	json_object_object_add(o, "lba", json_object_new_int64((int64_t)job_lba(c)));
+	json_object_object_add(o, "percent", json_object_new_int(job_percent(c)));
+	json_object_object_add(o, "seconds", station_num(seconds));
+	json_object_object_add(o, "text", json_object_new_string(text));
+	station_emit(j->st, "hung", j->label, o);
 }
 
 /* One snapshot: step, progress (at most once a second), hung. */
@@ -244,17 +263,7 @@ job_watch_snapshot(struct jctx *c, struct runner *r, double now)
 		c->last_progress = now;
 	}
 	if (!atomic_load(&j->hung) && s.state == RUN_RUNNING && now - c->last_change >= j->st->o->io_timeout_s) {
-		atomic_store(&j->hung, true);
-		struct json_object *o = json_object_new_object();
-		char text[160];
-		snprintf(text, sizeof(text), "hung at LBA %llu: no progress for %.0f s",
-			 (unsigned long long)job_lba(c), now - c->last_change);
-		json_object_object_add(o, "device", json_object_new_string(j->path));
-		json_object_object_add(o, "lba", json_object_new_int64((int64_t)job_lba(c)));
-		json_object_object_add(o, "percent", json_object_new_int(job_percent(c)));
-		json_object_object_add(o, "seconds", station_num(now - c->last_change));
-		json_object_object_add(o, "text", json_object_new_string(text));
-		station_emit(j->st, "hung", j->label, o);
+		job_hung(c, now - c->last_change);
 		runner_stop(r);
 	}
 	snapshot_free(&s);
@@ -390,7 +399,14 @@ job_fate(struct jctx *c, struct run_result *res, char *text, size_t n)
 	struct job *j = c->j;
 	bool have_off = false;
 	uint64_t off = 0;
-	bool enodev = job_saw_enodev(res, &have_off, &off);
+	bool enodev = job_saw_errno(res, ENODEV, &have_off, &off);
+	/* the runner gave up on an I/O outstanding past --io-timeout, maybe
+	 * before the watch saw the timeout pass: hung all the same */
+	if (!enodev && job_saw_errno(res, ETIMEDOUT, &have_off, &off)) {
+		if (have_off && c->size)
+			c->pos = (double)off / (double)c->size;
+		job_hung(c, j->st->o->io_timeout_s);
+	}
 	bool going = job_dev_going(j);
 	if (have_off && c->size)	/* where it failed, not where the next step began */
 		c->pos = (double)off / (double)c->size;

@@ -68,18 +68,31 @@ ev_wait() {
 	done
 }
 
+# The station's quit is bounded (its "quit" event within 15 s); the process
+# itself ends when the kernel returns a thread's read: a block read stuck in
+# the kernel keeps a thread (and so the process) until it completes, so the
+# wait for the exit is longer (60 s).  station_quit_s: to the quit event.
 station_stop() {
 	_ss_t0=$(date +%s)
+	ev_mark
 	kill "-${1:-INT}" "$SPID"
 	_ss_i=0
+	while ! ev_find 'e["event"] == "quit"' first >/dev/null; do
+		[ $_ss_i -ge 150 ] && { echo "---- last events ----"; tail -5 "$SEV" | cut -c1-300
+			fault_fail "the station did not quit within 15 s of SIG${1:-INT}"; }
+		sleep 0.1
+		_ss_i=$((_ss_i + 1))
+	done
+	station_quit_s=$(($(date +%s) - _ss_t0))
+	_ss_i=0
 	while kill -0 "$SPID" 2>/dev/null; do
-		[ $_ss_i -ge 150 ] && fault_fail "the station did not quit within 15 s of SIG${1:-INT}"
+		[ $_ss_i -ge 600 ] && fault_fail "the station's process did not end within 60 s of its quit"
 		sleep 0.1
 		_ss_i=$((_ss_i + 1))
 	done
 	wait "$SPID"
 	station_rc=$?
-	station_quit_s=$(($(date +%s) - _ss_t0))
 	SPID=""
 	fault_extra_cleanup=""
+	EV_FROM=0
 }
