@@ -199,13 +199,14 @@ install: $(B)/diskscope
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(B)/diskscope $(DESTDIR)$(BINDIR)/diskscope
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -m 644 src/station/profiles.ini $(DESTDIR)$(DATADIR)/profiles.ini
 	install -m 644 man/diskscope.1 $(DESTDIR)$(MANDIR)/man1/diskscope.1
 	install -m 644 man/diskscope-theme.5 $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskscope $(DESTDIR)$(MANDIR)/man1/diskscope.1 \
 	      $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
-	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme
+	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme $(DESTDIR)$(DATADIR)/profiles.ini
 	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)
 	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 
