@@ -84,7 +84,7 @@ job_history(const struct drive *d)
 		return NULL;
 	const struct history_run_brief *b = &sum.runs[0];
 	long days = (long)((time(NULL) - b->started) / 86400);
-	char text[160], lv[8] = "none";
+	char text[160], lv[16] = "no verdict";
 	if (b->level >= 0) {
 		snprintf(lv, sizeof(lv), "%s", verdict_level_name((enum verdict_level)b->level));
 		for (char *q = lv; *q; q++)
@@ -384,6 +384,8 @@ job_end(struct jctx *c, const char *type, const char *text)
 	}
 	if (strcmp(type, "pulled"))
 		json_object_object_add(o, "verdict", json_object_new_string(j->verdict));
+	else
+		json_object_object_add(o, "early", json_object_new_boolean(true));	/* before a verdict */
 	json_object_object_add(o, "text", json_object_new_string(text));
 	json_object_object_add(o, "results", json_object_get(c->results));
 	json_object_object_add(o, "run_ids", json_object_get(c->run_ids));

@@ -59,7 +59,7 @@ e = json.load(sys.stdin)
 m = re.fullmatch(r"pulled at LBA (\d+) after (\d+) %", e["text"])
 assert m and int(m.group(1)) == e["lba"] and int(m.group(2)) == e["percent"], e
 assert 0 <= e["lba"] < 64 * 2048 and 0 < e["percent"] < 100, e
-assert e["recorded"] is True and e["results"], e
+assert e["recorded"] is True and e["results"] and e["early"] is True, e
 ' || fault_fail "the pulled event lacks its LBA, percent or record"
 fault_json "$(echo "$pul" | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0])')"
 [ "$(ev_count 'e["event"] in ("finished", "dropped") and e["slot"] == "bayB"')" -eq 0 ] ||
