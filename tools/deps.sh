@@ -7,7 +7,7 @@
 # stop the build).
 set -u
 BUILD="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
-libinih-dev libsqlite3-dev libpq-dev libnvme-dev libsgutils2-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
+libinih-dev libsqlite3-dev libpq-dev libnvme-dev libsgutils2-dev libudev-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
 coreutils bash procps ncurses-base util-linux"
 TESTS="fio tmux kmod e2fsprogs xz-utils cpio busybox-static qemu-system-x86"
 TESTS="$TESTS valgrind"		# tests/sys/sanitizers.sh: list and the dashboard under memcheck

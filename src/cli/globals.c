@@ -142,6 +142,7 @@ globals_usage(FILE *f)
 	    "       diskscope [GLOBAL...] triage TARGET... [OPTIONS]  every drive, one verdict each\n"
 	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
 	    "       diskscope report RESULT.json... [-o FILE.html|-]  an HTML report (printable)\n"
+	    "       diskscope [GLOBAL...] station [PROFILE] --headless  test drives as they are plugged in\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
 	    "global options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(gopts); i++) {
