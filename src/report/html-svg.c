@@ -9,7 +9,7 @@
 #include "report/html.h"
 #include "report/html-int.h"
 
-#define W 540
+#define W 552		/* PX1 + room for half a last x label ("100 ms") */
 #define H 250
 #define PX0 56		/* plot area: x from PX0 to PX1, y from PY0 to PY1 */
 #define PX1 528

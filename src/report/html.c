@@ -35,10 +35,14 @@ static const char css[] =
 	"ul.legend{list-style:none;padding:0;margin:2px 0 0 56px;font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;max-width:480px}\n"
 	".swatch{display:inline-block;width:14px;height:4px;margin-right:5px;vertical-align:middle}\n"
 	"section.drive{border-top:1px solid #bbb;margin-top:18px}\n"
-	".meta{color:#555}\n"
-	"@page{size:A4;margin:12mm}\n"
+	".meta{color:#555}.tok{white-space:nowrap}\n"
+	"table.wrapped{font-size:12px}table.wrapped th,table.wrapped td{padding:2px 4px}\n"
+	"table.wrapped tbody.row td.wrap{border-top:none;padding-left:2em}\n"
+	"table.wrapped tbody.row tr:first-child td{border-bottom:none}table.wrapped th.wrap{padding-left:2em}\n"
+	"@page{size:A4;margin:12mm}@page wide{size:A4 landscape;margin:12mm}\n"
 	"@media print{body{max-width:none;padding:0;background:#fff;color:#000;font-size:12px}"
-	"table.result,table.steps{font-size:10px}table.result td{overflow-wrap:anywhere}"
+	"table.result,table.steps,table.summary{font-size:9px}th,td{padding:1px 3px}"
+	"table.wrapped{page:wide;font-size:9px}table.wrapped tbody.row{break-inside:avoid}"
 	"figure.chart svg{width:330px;height:auto}ul.legend{margin-left:34px;max-width:300px}"
 	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
 	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
@@ -107,6 +111,26 @@ esc_or(FILE *f, const char *s, const char *unknown)
 {
 	if (s && s[0])
 		html_escape(f, s);
+	else
+		fprintf(f, "<span class=\"unknown\">%s</span>", unknown);
+}
+
+/* Identity strings (a model, a serial, a WWN, a port) are not broken:
+ * "WD-WCC4ESIM0000" stays whole (a browser would break after its hyphen);
+ * ATA bounds them (40 characters a model, 20 a serial). */
+static void
+html_tokens(FILE *f, const char *s)
+{
+	fputs("<span class=\"tok\">", f);
+	html_escape(f, s);
+	fputs("</span>", f);
+}
+
+static void
+tok_or(FILE *f, const char *s, const char *unknown)
+{
+	if (s && s[0])
+		html_tokens(f, s);
 	else
 		fprintf(f, "<span class=\"unknown\">%s</span>", unknown);
 }
@@ -240,6 +264,15 @@ kv_row(FILE *f, const char *k, const char *v)
 	fputs("</td></tr>\n", f);
 }
 
+/* A row of identity tokens (model, serial): broken at spaces only. */
+static void
+kv_tok_row(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "<tr><th>%s</th><td>", k);
+	tok_or(f, v, "unknown");
+	fputs("</td></tr>\n", f);
+}
+
 static void
 run_header(FILE *f, const struct run_result *r)
 {
@@ -334,10 +367,10 @@ ident_table(FILE *f, const struct target_ident *id)
 {
 	char b[96];
 	fputs("<table class=\"kv ident\">\n", f);
-	kv_row(f, "model", id ? id->model : NULL);
-	kv_row(f, "serial", id ? id->serial : NULL);
-	kv_row(f, "WWN", id ? id->wwn : NULL);
-	kv_row(f, "firmware", id ? id->firmware : NULL);
+	kv_tok_row(f, "model", id ? id->model : NULL);
+	kv_tok_row(f, "serial", id ? id->serial : NULL);
+	kv_tok_row(f, "WWN", id ? id->wwn : NULL);
+	kv_tok_row(f, "firmware", id ? id->firmware : NULL);
 	b[0] = 0;
 	if (id && id->capacity.known)
 		bytes_text(id->capacity.v, b, sizeof b);
@@ -351,8 +384,8 @@ ident_table(FILE *f, const struct target_ident *id)
 	if (b[0] && id->sector_source[0])
 		strncat(b, ")", sizeof b - strlen(b) - 1);
 	kv_row(f, "sector sizes", b);
-	kv_row(f, "controller", id ? id->controller : NULL);
-	kv_row(f, "port", id ? id->port : NULL);
+	kv_tok_row(f, "controller", id ? id->controller : NULL);
+	kv_tok_row(f, "port", id ? id->port : NULL);
 	fputs("</table>\n", f);
 }
 
@@ -386,40 +419,96 @@ steps_table(FILE *f, const struct run_result *r)
 	fputs("</table>\n", f);
 }
 
+/* A column whose values are identity tokens, not prose. */
+static bool
+col_is_ident(const struct result_col *c)
+{
+	static const char *const names[] = { "target", "controller", "port", "model", "serial", "wwn", "firmware" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(c->name, names[i]))
+			return true;
+	return false;
+}
+
+static void
+col_header(FILE *f, const struct result_col *c, const char *attr)
+{
+	fprintf(f, "<th%s>", attr);
+	/* "Shared/peers" may break after its slash: a narrow column */
+	const char *t = c->title[0] ? c->title : c->name, *sl = strchr(t, '/');
+	if (sl && sl[1]) {
+		char b[sizeof c->title];
+		snprintf(b, sizeof b, "%.*s", (int)(sl + 1 - t), t);
+		html_escape(f, b);
+		fputs("<wbr>", f);
+		t = sl + 1;
+	}
+	html_escape(f, t);
+	if (c->unit[0] && strcmp(c->unit, "%")) {
+		fputs(" (", f);
+		html_escape(f, c->unit);
+		fputs(")", f);
+	}
+	fputs("</th>", f);
+}
+
+static void
+cell_print(FILE *f, const struct result_table *t, size_t row, size_t c)
+{
+	char b[256];
+	const struct result_cell *cell = &t->cells[row * t->n_cols + c];
+	if (!cell_known(cell)) {
+		fputs("<span class=\"unknown\">" DASH "</span>", f);
+		return;
+	}
+	table_cell_text(t, row, c, b, sizeof b);
+	if (col_is_ident(&t->cols[c]))
+		html_tokens(f, b);
+	else
+		html_escape(f, b);
+}
+
+/* A table of many columns (the triage's 17) would not fit a page: its
+ * reasons, the one long text, go on a second line of each row, across the
+ * whole width, so every other column keeps its place on screen and paper. */
+#define WRAP_COLS 10
+
 static void
 result_table(FILE *f, const struct result_table *t)
 {
-	char b[256];
-	fputs("<table class=\"result\" data-name=\"", f);
+	int wrap = t->n_cols > WRAP_COLS ? table_col(t, CR_REASONS) : -1;
+	fprintf(f, "<table class=\"result%s\" data-name=\"", wrap >= 0 ? " wrapped" : "");
 	html_escape(f, t->name);
 	fputs("\"><caption>", f);
 	esc_or(f, t->title[0] ? t->title : t->name, DASH);
-	fputs("</caption>\n<tr>", f);
-	for (size_t c = 0; c < t->n_cols; c++) {
-		fputs("<th>", f);
-		html_escape(f, t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
-		if (t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%")) {
-			fputs(" (", f);
-			html_escape(f, t->cols[c].unit);
-			fputs(")", f);
-		}
-		fputs("</th>", f);
-	}
+	fputs("</caption>\n<thead><tr>", f);
+	for (size_t c = 0; c < t->n_cols; c++)
+		if ((int)c != wrap)
+			col_header(f, &t->cols[c], "");
 	fputs("</tr>\n", f);
-	for (size_t row = 0; row < t->n_rows; row++) {
+	char span[48];
+	snprintf(span, sizeof span, " colspan=\"%zu\" class=\"wrap\"", t->n_cols - 1);
+	if (wrap >= 0) {
 		fputs("<tr>", f);
+		col_header(f, &t->cols[wrap], span);
+		fputs("</tr>\n", f);
+	}
+	fputs("</thead>\n", f);
+	for (size_t row = 0; row < t->n_rows; row++) {
+		fputs(wrap >= 0 ? "<tbody class=\"row\"><tr>" : "<tr>", f);
 		for (size_t c = 0; c < t->n_cols; c++) {
-			const struct result_cell *cell = &t->cells[row * t->n_cols + c];
+			if ((int)c == wrap)
+				continue;
 			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
-			if (!cell_known(cell))
-				fputs("<span class=\"unknown\">" DASH "</span>", f);
-			else {
-				table_cell_text(t, row, c, b, sizeof b);
-				html_escape(f, b);
-			}
+			cell_print(f, t, row, c);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
+		if (wrap >= 0) {
+			fprintf(f, "<tr><td%s>", span);
+			cell_print(f, t, row, (size_t)wrap);
+			fputs("</td></tr></tbody>\n", f);
+		}
 	}
 	fputs("</table>\n", f);
 }
@@ -508,9 +597,9 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			fprintf(f, "</td><td><a href=\"#d%zu-%zu\">", ri, i);
 			html_escape(f, t);
 			fputs("</a></td><td>", f);
-			esc_or(f, id ? id->model : NULL, "unknown");
+			tok_or(f, id ? id->model : NULL, "unknown");
 			fputs("</td><td>", f);
-			esc_or(f, id ? id->serial : NULL, "unknown");
+			tok_or(f, id ? id->serial : NULL, "unknown");
 			fputs("</td><td>", f);
 			level_badge(f, v);
 			fputs("</td><td>", f);
