@@ -210,26 +210,43 @@ legend(FILE *f, const struct line *ls, size_t n)
 	fputs("</ul>", f);
 }
 
-/* A vertical mark at x (NAN: none), grey: not a line of data. */
+/* A vertical mark at x (NAN: none), grey: not a line of data; or, with
+ * dot, a point at (x, y) with its label (the drive's solo rate). */
 struct mark {
 	double x;
 	const char *label;
+	bool dot;
+	double y;
 };
 
 static void
 lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t n,
-	    struct axes *a, const char *xtitle, const char *ytitle, const struct mark *m)
+	    struct axes *a, const char *xtitle, const char *ytitle, const struct mark *m, const char *note)
 {
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < ls[i].n; j++)
 			if (isfinite(ls[i].x[j]) && isfinite(ls[i].y[j]))
 				ymax = fmax(ymax, ls[i].y[j]);
+	if (m && m->dot && isfinite(m->y))
+		ymax = fmax(ymax, m->y);
 	a->ymax = ymax > 0 ? ymax * 1.1 : 1;
 	frame_open(f, cls, title, a, xtitle, ytitle);
 	for (size_t i = 0; i < n; i++)
 		line_draw(f, a, &ls[i], palette[i % ARRAY_SIZE(palette)]);
-	if (m && isfinite(m->x)) {
+	if (m && m->dot && isfinite(m->x) && isfinite(m->y)) {
+		fputs("<g class=\"solo\"><circle r=\"4.5\" fill=\"#111\" cx=\"", f);
+		svg_num(f, fmin(fmax(ax_x(a, m->x), PX0 + 5), PX1));
+		fputs("\" cy=\"", f);
+		svg_num(f, ax_y(a, m->y));
+		fputs("\"/><text x=\"", f);
+		svg_num(f, fmin(fmax(ax_x(a, m->x), PX0 + 5), PX1) + 8);
+		fputs("\" y=\"", f);
+		svg_num(f, ax_y(a, m->y) + 4);
+		fputs("\">", f);
+		html_escape(f, m->label);
+		fputs("</text></g>\n", f);
+	} else if (m && isfinite(m->x)) {
 		fputs("<g class=\"mark\"><line x1=\"", f);
 		svg_num(f, ax_x(a, m->x));
 		fputs("\" x2=\"", f);
@@ -242,6 +259,11 @@ lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t
 	}
 	frame_close(f);
 	legend(f, ls, n);
+	if (note && note[0]) {
+		fputs("<p class=\"meta note\">", f);
+		html_escape(f, note);
+		fputs("</p>", f);
+	}
 	fputs("</figure>\n", f);
 }
 
@@ -301,8 +323,13 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 {
 	size_t ns = r->n_steps;
 	struct line *pos = calloc(ns + 1, sizeof *pos), *tim = calloc(ns + 1, sizeof *tim);
-	size_t np = 0, nt = 0;
+	size_t np = 0, nt = 0, shared = 0, own = 0;
 	double tmax = 0;
+	/* the drive's solo samples that stay in one place (triage's first
+	 * seconds): their mean, a point on the position chart */
+	double solo_sum = 0, solo_pos = 0;
+	size_t solo_n = 0;
+	char labels[64][96];	/* "quick read, all drives (with 7 others)" */
 	bool drawn = false;
 
 	if (!pos || !tim)
@@ -327,6 +354,16 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			continue;
 		}
 		const char *label = s->label[0] ? s->label : "step";
+		/* read together with others, its rate is the controller's share:
+		 * drawn dashed, and said; alone it is the drive's own curve */
+		size_t with = s->active.n ? s->active.n : s->n_res;
+		bool dash = with > 1;
+		if (dash && np < ARRAY_SIZE(labels)) {
+			snprintf(labels[np], sizeof labels[np], "%s (shared with %zu other drive%s)", label, with - 1,
+				 with == 2 ? "" : "s");
+		} else if (np < ARRAY_SIZE(labels))
+			snprintf(labels[np], sizeof labels[np], "%s (this drive alone)", label);
+		const char *plabel = np < ARRAY_SIZE(labels) ? labels[np] : label;
 		if (t->by_pos.n && known_f(t->by_pos.mbps, t->by_pos.n) >= 2) {
 			/* slices of [start, end) bytes; as % of the drive */
 			struct line *l = &pos[np];
@@ -334,7 +371,9 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			if (cap <= 0 || line_alloc(l, t->by_pos.n))
 				continue;
 			np++;
-			*l = (struct line){ label, target, s->index, "by_position", l->x, l->y, l->n, false };
+			*l = (struct line){ plabel, target, s->index, "by_position", l->x, l->y, l->n, dash };
+			shared += dash;
+			own += !dash;
 			double w = (double)(t->by_pos.end - t->by_pos.start) / t->by_pos.n;
 			for (size_t j = 0; j < l->n; j++) {
 				l->x[j] = ((double)t->by_pos.start + (j + 0.5) * w) / cap * 100;
@@ -345,11 +384,19 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			struct line *l = p ? &pos[np] : &tim[nt];
 			if (line_alloc(l, t->series.n))
 				continue;
-			*l = (struct line){ label, target, s->index, "series", l->x, l->y, l->n, false };
-			if (p)
+			*l = (struct line){ p ? plabel : label, target, s->index, "series", l->x, l->y, l->n, p && dash };
+			if (p) {
 				np++;
-			else
+				shared += dash;
+				own += !dash;
+			} else
 				nt++;
+			for (size_t j = 0; !p && !dash && j < l->n; j++)
+				if (isfinite(t->series.mbps[j]) && t->series.pos && isfinite(t->series.pos[j])) {
+					solo_sum += t->series.mbps[j];
+					solo_pos += t->series.pos[j];
+					solo_n++;
+				}
 			for (size_t j = 0; j < l->n; j++) {
 				l->x[j] = p ? t->series.pos[j] * 100.0 : (j + 1) * t->series.interval_ms / 1000.0;
 				l->y[j] = t->series.mbps[j];
@@ -362,14 +409,26 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 		struct axes a = { .x0 = 0, .x1 = 100 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate by position: %s", target);
-		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", NULL);
+		struct mark m = { NAN, "", false, NAN };
+		char ml[64];
+		if (solo_n && !own) {
+			m = (struct mark){ solo_pos / solo_n * 100, ml, true, solo_sum / solo_n };
+			snprintf(ml, sizeof ml, "alone: %.1f MB/s", m.y);
+		}
+		/* say which curve is the drive's own */
+		char note[400];
+		snprintf(note, sizeof note, "%s%s%s", own ? "Solid: the drive read alone, its own curve. " : "",
+			 m.dot ? "The dot: its solo samples, read alone (their mean, where they were read). " : "",
+			 shared ? "Dashed: read together with other drives, a rate set by their shared controller"
+				  " and link, not by this drive." : "");
+		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", &m, note);
 		drawn = true;
 	}
 	if (nt) {
 		struct axes a = { .x0 = 0, .x1 = tmax > 0 ? tmax : 1 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate over time: %s", target);
-		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s", NULL);
+		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s", NULL, NULL);
 		drawn = true;
 	}
 	if (drawn && skipped)
@@ -491,7 +550,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 		k++;
 	}
 	struct axes a = { .x0 = 0, .x1 = (double)maxd };
-	struct mark m = { NAN, "knee" };
+	struct mark m = { NAN, "knee", false, NAN };
 	char knee[32];
 	for (size_t i = 0; i < r->n_verdicts; i++)
 		if (r->verdicts[i].knee_drives > 0) {	/* only a saturation verdict has a knee */
@@ -500,7 +559,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 			m.label = knee;
 		}
 	lines_chart(f, "saturation", "Saturation: aggregate against ideal by drive count", ls, 2, &a,
-		    "drives", "MB/s", &m);
+		    "drives", "MB/s", &m, NULL);
 	drawn = true;
 out:
 	free(ls[0].x);

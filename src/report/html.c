@@ -28,7 +28,7 @@ static const char css[] =
 	"ul.verdicts>li.v-pass{border-color:#2b8a3e}ul.verdicts>li.v-warn{border-color:#c77700}ul.verdicts>li.v-fail{border-color:#c92a2a}\n"
 	"ul.evidence{margin:3px 0 0 1em;padding-left:1em;color:#333;font-size:13px}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:10px}.charts>p{flex-basis:100%;margin:0}figure.chart{margin:0;break-inside:avoid}\n"
-	"figcaption{font-weight:bold;font-size:13px}\n"
+	"figcaption{font-weight:bold;font-size:13px}figure.chart p.note{max-width:540px;margin:2px 0 0 10px;font-size:12px}\n"
 	"svg{display:block;font:11px sans-serif}svg rect.plot{fill:#fff}svg rect.frame{fill:none;stroke:#555a60;stroke-width:3}\n"
 	"svg .grid line{stroke:#e2e4e8;stroke-width:1}svg .mark line{stroke:#777;stroke-dasharray:3 3}svg .mark text{fill:#555}svg .ticks text,svg text.axis{fill:#333}\n"
 	"svg g.series polyline{fill:none;stroke-width:1.6;stroke-linejoin:round}svg g.series rect{stroke:none}\n"
