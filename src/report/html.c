@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -333,33 +334,125 @@ run_header(FILE *f, const struct run_result *r)
 }
 
 static void
+evidence_list(FILE *f, const struct verdict *v)
+{
+	if (!v->evidence.n)
+		return;
+	fputs("<ul class=\"evidence\">", f);
+	for (size_t j = 0; j < v->evidence.n; j++) {
+		fputs("<li>", f);
+		html_escape(f, v->evidence.v[j]);
+		fputs("</li>", f);
+	}
+	fputs("</ul>", f);
+}
+
+static bool
+has_line(const struct verdict *v, const char *line)
+{
+	for (size_t j = 0; j < v->evidence.n; j++)
+		if (!strcmp(v->evidence.v[j], line))
+			return true;
+	return false;
+}
+
+/* PASS verdicts of one kind about drives (8 healthy drives of a triage)
+ * say mostly the same: one block, the lines every one of them has once,
+ * then one line per drive with what is its own. */
+static bool
+groupable(const struct run_result *r, const struct verdict *v)
+{
+	return v->level == VL_PASS && !v->tally && verdict_of_any(r, v);
+}
+
+static void
+verdict_group(FILE *f, const struct run_result *r, size_t first, bool *done)
+{
+	const struct verdict *v0 = &r->verdicts[first];
+	size_t n = 0;
+	for (size_t i = first; i < r->n_verdicts; i++)
+		n += !done[i] && groupable(r, &r->verdicts[i]) && !strcmp(r->verdicts[i].kind, v0->kind);
+	fprintf(f, "<li class=\"v-pass group\">");
+	level_badge(f, v0);
+	fputs(" <b>", f);
+	html_escape(f, v0->kind);
+	fprintf(f, "</b>: %zu drives pass", n);
+	bool *common = calloc(v0->evidence.n ? v0->evidence.n : 1, sizeof *common);
+	size_t nc = 0;
+	for (size_t j = 0; common && j < v0->evidence.n; j++) {
+		common[j] = true;
+		for (size_t i = first + 1; i < r->n_verdicts && common[j]; i++)
+			if (!done[i] && groupable(r, &r->verdicts[i]) && !strcmp(r->verdicts[i].kind, v0->kind))
+				common[j] = has_line(&r->verdicts[i], v0->evidence.v[j]);
+		nc += common[j];
+	}
+	if (nc) {
+		fputs("; each of them:", f);
+		fputs("<ul class=\"evidence\">", f);
+		for (size_t j = 0; j < v0->evidence.n; j++)
+			if (common[j]) {
+				fputs("<li>", f);
+				html_escape(f, v0->evidence.v[j]);
+				fputs("</li>", f);
+			}
+		fputs("</ul>", f);
+	}
+	fputs("<ul class=\"evidence per-drive\">", f);
+	for (size_t i = first; i < r->n_verdicts; i++) {
+		const struct verdict *v = &r->verdicts[i];
+		if (done[i] || !groupable(r, v) || strcmp(v->kind, v0->kind))
+			continue;
+		done[i] = true;
+		fputs("<li>", f);
+		html_escape(f, v->text);
+		bool sep = false;
+		for (size_t j = 0; j < v->evidence.n; j++) {
+			bool shared = false;
+			for (size_t c = 0; common && c < v0->evidence.n && !shared; c++)
+				shared = common[c] && !strcmp(v0->evidence.v[c], v->evidence.v[j]);
+			if (shared)
+				continue;
+			fputs(sep ? "; " : " — ", f);
+			sep = true;
+			html_escape(f, v->evidence.v[j]);
+		}
+		fputs("</li>", f);
+	}
+	fputs("</ul></li>\n", f);
+	free(common);
+}
+
+static void
 verdict_list(FILE *f, const struct run_result *r)
 {
 	if (!r->n_verdicts) {
 		fputs("<p class=\"unknown\">no verdicts</p>\n", f);
 		return;
 	}
+	bool *done = calloc(r->n_verdicts, sizeof *done);
 	fputs("<ul class=\"verdicts\">\n", f);
 	for (size_t i = 0; i < r->n_verdicts; i++) {
 		const struct verdict *v = &r->verdicts[i];
+		if (done && done[i])
+			continue;
+		size_t same = 0;
+		for (size_t k = i; done && k < r->n_verdicts; k++)
+			same += groupable(r, &r->verdicts[k]) && !strcmp(r->verdicts[k].kind, v->kind);
+		if (done && groupable(r, v) && same >= 2) {
+			verdict_group(f, r, i, done);
+			continue;
+		}
 		fprintf(f, "<li class=\"v-%s\">", verdict_level_name(v->level));
 		level_badge(f, v);
 		fputs(" <b>", f);
 		html_escape(f, v->kind);
 		fputs("</b>: ", f);
 		html_escape(f, v->text);
-		if (v->evidence.n) {
-			fputs("<ul class=\"evidence\">", f);
-			for (size_t j = 0; j < v->evidence.n; j++) {
-				fputs("<li>", f);
-				html_escape(f, v->evidence.v[j]);
-				fputs("</li>", f);
-			}
-			fputs("</ul>", f);
-		}
+		evidence_list(f, v);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
+	free(done);
 }
 
 static void
@@ -529,7 +622,7 @@ drive_section(FILE *f, const struct run_result *r, size_t ri, size_t i)
 		html_escape(f, id->model);
 	}
 	fputs("</h3>\n", f);
-	if (v) {
+	if (v && verdict_of(v, t)) {	/* the run's verdict: once, in Verdicts */
 		fputs("<p>", f);
 		html_escape(f, v->text);
 		fputs("</p>\n", f);
@@ -553,12 +646,14 @@ run_section(FILE *f, const struct run_result *r, size_t ri)
 	esc_or(f, r->run_id, "unknown");
 	fputs("</span></h2>\n", f);
 	run_header(f, r);
-	fputs("<h3>Verdicts</h3>\n", f);
-	verdict_list(f, r);
+	/* the charts first; the verdicts' evidence after (the summary leads
+	 * with every drive's verdict) */
 	if (r->n_steps > 1)
 		svg_saturation_chart(f, r);
 	for (size_t i = 0; i < drive_count(r); i++)
 		drive_section(f, r, ri, i);
+	fputs("<h3>Verdicts</h3>\n", f);
+	verdict_list(f, r);
 	fputs("<section class=\"tables\">\n<h3>Results</h3>\n", f);
 	steps_table(f, r);
 	for (size_t i = 0; i < r->n_tables; i++)
@@ -583,6 +678,7 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 	      "<th>model</th><th>serial</th><th>verdict</th><th>first reason</th></tr>\n", f);
 	for (size_t ri = 0; ri < n; ri++) {
 		const struct run_result *r = runs[ri];
+		const struct verdict *said = NULL;	/* the run's verdict, said on its first row */
 		for (size_t i = 0; i < drive_count(r); i++) {
 			const char *t = drive_name(r, i);
 			const struct target_ident *id = drive_ident(r, i);
@@ -603,7 +699,12 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			fputs("</td><td>", f);
 			level_badge(f, v);
 			fputs("</td><td>", f);
-			esc_or(f, v ? first_reason(v, t) : NULL, DASH);
+			if (v && v == said)
+				fputs("<span class=\"meta\">the run's verdict, as above</span>", f);
+			else
+				esc_or(f, v ? first_reason(v, t) : NULL, DASH);
+			if (v && !verdict_of(v, t))
+				said = v;
 			fputs("</td></tr>\n", f);
 		}
 	}
