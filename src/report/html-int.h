@@ -20,6 +20,12 @@ bool svg_hist_chart(FILE *f, const struct run_result *r, const char *target);
 /* Aggregate against ideal by drive count, over the steps that have an ideal. */
 bool svg_saturation_chart(FILE *f, const struct run_result *r);
 
+/* Several drives over several timed steps (saturate): each step's rate of
+ * its drives as a median line and a band, the steps one after another; it
+ * stands for the drives' own rate-over-time charts (svg_steps_wanted). */
+bool svg_steps_chart(FILE *f, const struct run_result *r);
+bool svg_steps_wanted(const struct run_result *r);
+
 /* Numbers for SVG coordinates: finite, short, locale-free. */
 void svg_num(FILE *f, double v);
 #endif

@@ -318,6 +318,150 @@ line_alloc(struct line *l, size_t n)
 	return l->x && l->y ? 0 : -1;
 }
 
+/* The step-by-step chart stands for the drives' rate-over-time lines when
+ * a run reads several drives over several timed steps (saturate): every
+ * step's own series, not crossing the drive. */
+static bool
+step_timed(const struct step_result *s)
+{
+	for (size_t i = 0; i < s->n_res; i++)
+		if (!s->failed && s->res[i].series.n >= 2 && !series_positional(&s->res[i].series) &&
+		    known_f(s->res[i].series.mbps, s->res[i].series.n) >= 2)
+			return true;
+	return false;
+}
+
+bool
+svg_steps_wanted(const struct run_result *r)
+{
+	size_t timed = 0, multi = 0;
+	for (size_t i = 0; i < r->n_steps; i++)
+		if (step_timed(&r->steps[i])) {
+			timed++;
+			multi += r->steps[i].n_res > 1;
+		}
+	return timed >= 3 && multi >= 1;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sample j of step s over its drives: the median, slowest and fastest. */
+static size_t
+step_sample(const struct step_result *s, size_t j, double *v, double *med, double *lo, double *hi)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_res; i++) {
+		const struct saved_series *ss = &s->res[i].series;
+		if (j < ss->n && ss->mbps && isfinite(ss->mbps[j]) && !series_positional(ss))
+			v[k++] = ss->mbps[j];
+	}
+	if (!k)
+		return 0;
+	qsort(v, k, sizeof *v, cmp_dbl);
+	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*lo = v[0];
+	*hi = v[k - 1];
+	return k;
+}
+
+bool
+svg_steps_chart(FILE *f, const struct run_result *r)
+{
+	if (!svg_steps_wanted(r))
+		return false;
+	size_t most = 1, nl = 0;
+	double tend = 0, ymax = 0, med, lo, hi;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct step_result *s = &r->steps[i];
+		most = s->n_res > most ? s->n_res : most;
+		if (!step_timed(s))
+			continue;
+		size_t m = 0;
+		for (size_t t = 0; t < s->n_res; t++)
+			m = s->res[t].series.n > m ? s->res[t].series.n : m;
+		tend += m * s->res[0].series.interval_ms / 1000.0;
+		nl++;
+	}
+	double *v = calloc(most, sizeof *v);
+	struct line *ls = calloc(nl ? nl : 1, sizeof *ls);
+	double *t0 = calloc(nl ? nl : 1, sizeof *t0);
+	bool drawn = false;
+	size_t k = 0;
+	double off = 0;
+	if (!v || !ls || !t0)
+		goto out;
+	for (size_t i = 0; i < r->n_steps && k < nl; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (!step_timed(s))
+			continue;
+		size_t m = 0;
+		for (size_t t = 0; t < s->n_res; t++)
+			m = s->res[t].series.n > m ? s->res[t].series.n : m;
+		double iv = s->res[0].series.interval_ms / 1000.0;
+		struct line *l = &ls[k];
+		if (line_alloc(l, m))
+			goto out;
+		*l = (struct line){ s->label[0] ? s->label : "step", "", s->index, "median", l->x, l->y, m, false };
+		for (size_t j = 0; j < m; j++) {
+			l->x[j] = off + (j + 1) * iv;
+			l->y[j] = step_sample(s, j, v, &med, &lo, &hi) ? med : NAN;
+			if (isfinite(l->y[j]))
+				ymax = fmax(ymax, hi);
+		}
+		t0[k++] = off;
+		off += m * iv;
+	}
+	struct axes a = { .x0 = 0, .x1 = tend > 0 ? tend : 1, .ymax = ymax > 0 ? ymax * 1.1 : 1 };
+	frame_open(f, "rate-steps", "Rate over time, step by step: each drive's rate (median line, slowest to fastest band)",
+		   &a, "time (s), the steps one after another", "MB/s per drive");
+	k = 0;
+	for (size_t i = 0; i < r->n_steps && k < nl; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (!step_timed(s))
+			continue;
+		/* the band: fastest forwards, slowest back */
+		const struct line *l = &ls[k];
+		fprintf(f, "<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.25\" points=\"", palette[0]);
+		for (int back = 0; back < 2; back++)
+			for (size_t jj = 0; jj < l->n; jj++) {
+				size_t j = back ? l->n - 1 - jj : jj;
+				if (!step_sample(s, j, v, &med, &lo, &hi))
+					continue;
+				svg_num(f, ax_x(&a, l->x[j]));
+				fputc(',', f);
+				svg_num(f, ax_y(&a, back ? lo : hi));
+				fputc(' ', f);
+			}
+		fputs("\"/>\n", f);
+		line_draw(f, &a, l, palette[0]);
+		fputs("<g class=\"mark\"><line x1=\"", f);
+		svg_num(f, ax_x(&a, t0[k]));
+		fputs("\" x2=\"", f);
+		svg_num(f, ax_x(&a, t0[k]));
+		fprintf(f, "\" y1=\"%d\" y2=\"%d\"/><text font-size=\"10\" x=\"", PY0 + 2, PY1 - 2);
+		svg_num(f, ax_x(&a, t0[k]) + 3);
+		fprintf(f, "\" y=\"%d\">", PY0 + 12 + (int)(k % 2) * 12);
+		html_escape(f, l->label);
+		fputs("</text></g>\n", f);
+		k++;
+	}
+	frame_close(f);
+	fputs("<p class=\"meta note\">One segment per step, labelled with its drives; the line is the median"
+	      " drive's rate, the band from the slowest to the fastest drive.</p></figure>\n", f);
+	drawn = true;
+out:
+	if (ls)
+		lines_free(ls, nl);	/* calloc'd: the ones not reached hold NULL */
+	free(v);
+	free(t0);
+	return drawn;
+}
+
 bool
 svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double capacity)
 {
@@ -424,7 +568,10 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", &m, note);
 		drawn = true;
 	}
-	if (nt) {
+	if (nt && svg_steps_wanted(r)) {	/* not as spaghetti: the run's step-by-step chart */
+		fprintf(f, "<p class=\"meta\">Rate over time in %zu steps: see the run's step-by-step chart.</p>\n", nt);
+		drawn = true;
+	} else if (nt) {
 		struct axes a = { .x0 = 0, .x1 = tmax > 0 ? tmax : 1 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate over time: %s", target);

@@ -648,8 +648,12 @@ run_section(FILE *f, const struct run_result *r, size_t ri)
 	run_header(f, r);
 	/* the charts first; the verdicts' evidence after (the summary leads
 	 * with every drive's verdict) */
-	if (r->n_steps > 1)
+	if (r->n_steps > 1) {
+		fputs("<div class=\"charts\">\n", f);
 		svg_saturation_chart(f, r);
+		svg_steps_chart(f, r);
+		fputs("</div>\n", f);
+	}
 	for (size_t i = 0; i < drive_count(r); i++)
 		drive_section(f, r, ri, i);
 	fputs("<h3>Verdicts</h3>\n", f);

@@ -135,7 +135,7 @@ python3 "$CHECK" summary "$T/id.html" triage/sim:sim0=PASS triage/sim:sim2=WARN 
 grep -q 'unreadable at LBA 781312000-' "$T/day.html" || fail "--batch today: the flawed drive's reason"
 
 # ---- Chromium ----
-# the saturate page whole (17 charts, ~7600 px): no console message, every chart inked
+# the saturate page whole (10 charts: saturation, step by step, 8 histograms): no console message, every chart inked
 chrome --window-size=1200,11000 --screenshot="$T/sat.png" "file://$T/sat.html"
 [ -s "$T/sat.png" ] || fail "chromium wrote no screenshot: $(tail -3 "$T/chrome.err")"
 console && fail "console messages on sat.html"
