@@ -45,7 +45,7 @@ static const char css[] =
 	"table.result,table.steps,table.summary{font-size:9px}th,td{padding:1px 3px}"
 	"table.wrapped{page:wide;font-size:9px}table.wrapped tbody.row{break-inside:avoid}"
 	"figure.chart svg{width:330px;height:auto}ul.legend{margin-left:34px;max-width:300px}"
-	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
+	"section.drive,section.run{break-before:page}header+section.run{break-before:auto}h2,h3{break-after:avoid}"
 	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
@@ -674,11 +674,49 @@ run_section(FILE *f, const struct run_result *r, size_t ri)
 	fputs("</section>\n</section>\n", f);
 }
 
+/* The summary's reason: its first clause (the whole sentence is in the
+ * run's verdicts), so a drive is one line of the one-page summary. */
+static void
+reason_short(FILE *f, const char *s)
+{
+	const char *e = strstr(s, "; ");
+	if (!e || e - s < 12) {
+		html_escape(f, s);
+		return;
+	}
+	char b[512];
+	snprintf(b, sizeof b, "%.*s", (int)(e - s < (int)sizeof b - 1 ? e - s : (int)sizeof b - 1), s);
+	html_escape(f, b);
+	fputs(" …", f);
+}
+
+/* "14 drives: 9 pass, 2 warn, 2 fail, 1 info" over every run. */
+static void
+summary_counts(FILE *f, const struct run_result *const *runs, size_t n)
+{
+	size_t c[5] = { 0 }, all = 0;	/* none, pass, warn, fail, info */
+	for (size_t ri = 0; ri < n; ri++)
+		for (size_t i = 0; i < drive_count(runs[ri]); i++) {
+			const struct verdict *v = drive_verdict(runs[ri], drive_name(runs[ri], i));
+			c[!v ? 0 : v->level == VL_PASS ? 1 : v->level == VL_WARN ? 2 : v->level == VL_FAIL ? 3 : 4]++;
+			all++;
+		}
+	fprintf(f, "<p class=\"counts\"><b>%zu drive%s</b>: %zu pass, %zu warn, %zu fail", all, all == 1 ? "" : "s",
+		c[1], c[2], c[3]);
+	if (c[4])
+		fprintf(f, ", %zu info (a run-wide result)", c[4]);
+	if (c[0])
+		fprintf(f, ", %zu without a verdict", c[0]);
+	fputs("</p>\n", f);
+}
+
 /* Every drive of every run: its verdict and first reason. */
 static void
 summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 {
-	fputs("<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th>test</th><th>run</th><th>drive</th>"
+	fputs("<h2>Summary</h2>\n", f);
+	summary_counts(f, runs, n);
+	fputs("<table class=\"summary\">\n<tr><th>test</th><th>run</th><th>drive</th>"
 	      "<th>model</th><th>serial</th><th>verdict</th><th>first reason</th></tr>\n", f);
 	for (size_t ri = 0; ri < n; ri++) {
 		const struct run_result *r = runs[ri];
@@ -705,8 +743,10 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			fputs("</td><td>", f);
 			if (v && v == said)
 				fputs("<span class=\"meta\">the run's verdict, as above</span>", f);
+			else if (v)
+				reason_short(f, first_reason(v, t));
 			else
-				esc_or(f, v ? first_reason(v, t) : NULL, DASH);
+				esc_or(f, NULL, DASH);
 			if (v && !verdict_of(v, t))
 				said = v;
 			fputs("</td></tr>\n", f);
@@ -718,35 +758,73 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 void
 html_report_print(FILE *f, const struct run_result *const *runs, size_t n)
 {
+	html_report_print_h(f, runs, n, NULL);
+}
+
+void
+html_report_print_h(FILE *f, const struct run_result *const *runs, size_t n, const struct html_header *h)
+{
 	size_t drives = 0;
-	for (size_t i = 0; i < n; i++)
+	time_t first = 0, last = 0;
+	for (size_t i = 0; i < n; i++) {
 		drives += drive_count(runs[i]);
+		if (runs[i]->started > 0 && (!first || runs[i]->started < first))
+			first = runs[i]->started;
+		if (runs[i]->started > last)
+			last = runs[i]->started;
+	}
+	const char *title = h && h->title && h->title[0] ? h->title : NULL;
+	const char *bench = h && h->bench && h->bench[0] ? h->bench : n ? runs[0]->host : "";
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>diskscope report", f);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	if (title) {
+		html_escape(f, title);
+		fputs(" — ", f);
+	}
+	fputs("diskscope report", f);
 	if (n == 1) {
 		fputs(": ", f);
 		html_escape(f, runs[0]->test);
 		fputs(" ", f);
 		html_escape(f, runs[0]->run_id);
 	}
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>diskscope report</h1>\n"
-		   "<p class=\"meta\">%zu run%s, %zu drive%s; written by diskscope %s</p></header>\n",
-		css, n, n == 1 ? "" : "s", drives, drives == 1 ? "" : "s", DS_VERSION);
-	if (drives > 1 || n > 1)
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
+	html_escape(f, title ? title : "diskscope report");
+	fputs("</h1>\n<table class=\"kv head\">\n", f);
+	kv_row(f, "bench", bench);
+	char d1[40], d2[40], b[128];
+	time_text(first, d1, sizeof d1);
+	time_text(last, d2, sizeof d2);
+	if (first && strncmp(d1, d2, 10))
+		snprintf(b, sizeof b, "%s to %s", d1, d2);
+	else
+		snprintf(b, sizeof b, "%s", d1);
+	kv_row(f, n == 1 ? "run date" : "run dates", first ? b : NULL);
+	time_text(time(NULL), d1, sizeof d1);
+	kv_row(f, "written", d1);
+	snprintf(b, sizeof b, "diskscope %s", DS_VERSION);
+	kv_row(f, "by", b);
+	snprintf(b, sizeof b, "%zu run%s, %zu drive%s", n, n == 1 ? "" : "s", drives, drives == 1 ? "" : "s");
+	kv_row(f, "contents", b);
+	fputs("</table>\n</header>\n", f);
+	if (drives > 1 || n > 1) {
+		fputs("<section class=\"summary-page\">\n", f);
 		summary_table(f, runs, n);
+		fputs("</section>\n", f);
+	}
 	for (size_t i = 0; i < n; i++)
 		run_section(f, runs[i], i);
 	fputs("</body>\n</html>\n", f);
 }
 
 int
-html_report_write(const struct run_result *const *runs, size_t n, const char *path)
+html_report_write(const struct run_result *const *runs, size_t n, const char *path, const struct html_header *h)
 {
 	struct doc_out o;
 	int rc = doc_out_open(&o, path);
 	if (rc)
 		return rc;
-	html_report_print(o.f, runs, n);
+	html_report_print_h(o.f, runs, n, h);
 	return doc_out_commit(&o);
 }
