@@ -462,6 +462,28 @@ out:
 	return drawn;
 }
 
+/* Rate by position of target, saying which curve is the drive's own: own
+ * lines read alone, shared ones with other drives; the solo samples' mean
+ * (solo_rate at solo_pos, NAN none) a dot when no own line crosses it. */
+static void
+rate_pos_chart(FILE *f, const char *target, struct line *pos, size_t np, size_t own, size_t shared,
+	       double solo_pos, double solo_rate)
+{
+	struct axes a = { .x0 = 0, .x1 = 100 };
+	char title[160], ml[64], note[400];
+	snprintf(title, sizeof title, "Rate by position: %s", target);
+	struct mark m = { NAN, "", false, NAN };
+	if (isfinite(solo_rate) && !own) {
+		m = (struct mark){ solo_pos * 100, ml, true, solo_rate };
+		snprintf(ml, sizeof ml, "alone: %.1f MB/s", m.y);
+	}
+	snprintf(note, sizeof note, "%s%s%s", own ? "Solid: the drive read alone, its own curve. " : "",
+		 m.dot ? "The dot: its solo samples, read alone (their mean, where they were read). " : "",
+		 shared ? "Dashed: read together with other drives, a rate set by their shared controller"
+			  " and link, not by this drive." : "");
+	lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", &m, note);
+}
+
 bool
 svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double capacity)
 {
@@ -550,22 +572,8 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 		}
 	}
 	if (np) {
-		struct axes a = { .x0 = 0, .x1 = 100 };
-		char title[160];
-		snprintf(title, sizeof title, "Rate by position: %s", target);
-		struct mark m = { NAN, "", false, NAN };
-		char ml[64];
-		if (solo_n && !own) {
-			m = (struct mark){ solo_pos / solo_n * 100, ml, true, solo_sum / solo_n };
-			snprintf(ml, sizeof ml, "alone: %.1f MB/s", m.y);
-		}
-		/* say which curve is the drive's own */
-		char note[400];
-		snprintf(note, sizeof note, "%s%s%s", own ? "Solid: the drive read alone, its own curve. " : "",
-			 m.dot ? "The dot: its solo samples, read alone (their mean, where they were read). " : "",
-			 shared ? "Dashed: read together with other drives, a rate set by their shared controller"
-				  " and link, not by this drive." : "");
-		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", &m, note);
+		rate_pos_chart(f, target, pos, np, own, shared, solo_n ? solo_pos / solo_n : NAN,
+			       solo_n ? solo_sum / solo_n : NAN);
 		drawn = true;
 	}
 	if (nt && svg_steps_wanted(r)) {	/* not as spaghetti: the run's step-by-step chart */

@@ -14,7 +14,6 @@
 #include "report/html.h"
 #include "report/html-int.h"
 
-#define DASH "—"
 
 static const char css[] =
 	"body{font:14px/1.4 sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:1140px;padding:12px 20px}\n"
@@ -107,8 +106,8 @@ html_escape(FILE *f, const char *s)
 	}
 }
 
-static void
-esc_or(FILE *f, const char *s, const char *unknown)
+void
+html_esc_or(FILE *f, const char *s, const char *unknown)
 {
 	if (s && s[0])
 		html_escape(f, s);
@@ -119,7 +118,7 @@ esc_or(FILE *f, const char *s, const char *unknown)
 /* Identity strings (a model, a serial, a WWN, a port) are not broken:
  * "WD-WCC4ESIM0000" stays whole (a browser would break after its hyphen);
  * ATA bounds them (40 characters a model, 20 a serial). */
-static void
+void
 html_tokens(FILE *f, const char *s)
 {
 	fputs("<span class=\"tok\">", f);
@@ -261,7 +260,7 @@ static void
 kv_row(FILE *f, const char *k, const char *v)
 {
 	fprintf(f, "<tr><th>%s</th><td>", k);
-	esc_or(f, v, "unknown");
+	html_esc_or(f, v, "unknown");
 	fputs("</td></tr>\n", f);
 }
 
@@ -482,130 +481,6 @@ ident_table(FILE *f, const struct target_ident *id)
 	fputs("</table>\n", f);
 }
 
-/* Every step's figures for every target, as `run` prints them. */
-static void
-steps_table(FILE *f, const struct run_result *r)
-{
-	fputs("<table class=\"steps\"><caption>Steps</caption>\n<tr><th>step</th><th>what</th><th>target</th>"
-	      "<th>MB/s</th><th>IOPS</th><th>p99 latency</th><th>errors</th><th>note</th></tr>\n", f);
-	for (size_t i = 0; i < r->n_steps; i++) {
-		const struct step_result *s = &r->steps[i];
-		for (size_t j = 0; j < s->n_res; j++) {
-			const struct target_result *t = &s->res[j];
-			fprintf(f, "<tr><td class=\"n\">%u</td><td>", s->index);
-			esc_or(f, s->label, DASH);
-			fputs("</td><td>", f);
-			html_escape(f, t->target);
-			if (t->ios)
-				fprintf(f, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.0f</td>", t->mbps, t->iops);
-			else
-				fputs("</td><td class=\"n\">" DASH "</td><td class=\"n\">" DASH "</td>", f);
-			if (t->lat.known)
-				fprintf(f, "<td class=\"n\">%.2f ms</td>", t->lat.p99 / 1000);
-			else
-				fputs("<td class=\"n\">" DASH "</td>", f);
-			fprintf(f, "<td class=\"n\">%" PRIu64 "</td><td>", t->err.count);
-			html_escape(f, t->note);
-			fputs("</td></tr>\n", f);
-		}
-	}
-	fputs("</table>\n", f);
-}
-
-/* A column whose values are identity tokens, not prose. */
-static bool
-col_is_ident(const struct result_col *c)
-{
-	static const char *const names[] = { "target", "controller", "port", "model", "serial", "wwn", "firmware" };
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(c->name, names[i]))
-			return true;
-	return false;
-}
-
-static void
-col_header(FILE *f, const struct result_col *c, const char *attr)
-{
-	fprintf(f, "<th%s>", attr);
-	/* "Shared/peers" may break after its slash: a narrow column */
-	const char *t = c->title[0] ? c->title : c->name, *sl = strchr(t, '/');
-	if (sl && sl[1]) {
-		char b[sizeof c->title];
-		snprintf(b, sizeof b, "%.*s", (int)(sl + 1 - t), t);
-		html_escape(f, b);
-		fputs("<wbr>", f);
-		t = sl + 1;
-	}
-	html_escape(f, t);
-	if (c->unit[0] && strcmp(c->unit, "%")) {
-		fputs(" (", f);
-		html_escape(f, c->unit);
-		fputs(")", f);
-	}
-	fputs("</th>", f);
-}
-
-static void
-cell_print(FILE *f, const struct result_table *t, size_t row, size_t c)
-{
-	char b[256];
-	const struct result_cell *cell = &t->cells[row * t->n_cols + c];
-	if (!cell_known(cell)) {
-		fputs("<span class=\"unknown\">" DASH "</span>", f);
-		return;
-	}
-	table_cell_text(t, row, c, b, sizeof b);
-	if (col_is_ident(&t->cols[c]))
-		html_tokens(f, b);
-	else
-		html_escape(f, b);
-}
-
-/* A table of many columns (the triage's 17) would not fit a page: its
- * reasons, the one long text, go on a second line of each row, across the
- * whole width, so every other column keeps its place on screen and paper. */
-#define WRAP_COLS 10
-
-static void
-result_table(FILE *f, const struct result_table *t)
-{
-	int wrap = t->n_cols > WRAP_COLS ? table_col(t, CR_REASONS) : -1;
-	fprintf(f, "<table class=\"result%s\" data-name=\"", wrap >= 0 ? " wrapped" : "");
-	html_escape(f, t->name);
-	fputs("\"><caption>", f);
-	esc_or(f, t->title[0] ? t->title : t->name, DASH);
-	fputs("</caption>\n<thead><tr>", f);
-	for (size_t c = 0; c < t->n_cols; c++)
-		if ((int)c != wrap)
-			col_header(f, &t->cols[c], "");
-	fputs("</tr>\n", f);
-	char span[48];
-	snprintf(span, sizeof span, " colspan=\"%zu\" class=\"wrap\"", t->n_cols - 1);
-	if (wrap >= 0) {
-		fputs("<tr>", f);
-		col_header(f, &t->cols[wrap], span);
-		fputs("</tr>\n", f);
-	}
-	fputs("</thead>\n", f);
-	for (size_t row = 0; row < t->n_rows; row++) {
-		fputs(wrap >= 0 ? "<tbody class=\"row\"><tr>" : "<tr>", f);
-		for (size_t c = 0; c < t->n_cols; c++) {
-			if ((int)c == wrap)
-				continue;
-			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
-			cell_print(f, t, row, c);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-		if (wrap >= 0) {
-			fprintf(f, "<tr><td%s>", span);
-			cell_print(f, t, row, (size_t)wrap);
-			fputs("</td></tr></tbody>\n", f);
-		}
-	}
-	fputs("</table>\n", f);
-}
-
 static void
 drive_section(FILE *f, const struct run_result *r, size_t ri, size_t i)
 {
@@ -641,9 +516,9 @@ static void
 run_section(FILE *f, const struct run_result *r, size_t ri)
 {
 	fprintf(f, "<section class=\"run\" id=\"r%zu\">\n<h2>", ri);
-	esc_or(f, r->test, "unknown test");
+	html_esc_or(f, r->test, "unknown test");
 	fputs(" <span class=\"meta\">run ", f);
-	esc_or(f, r->run_id, "unknown");
+	html_esc_or(f, r->run_id, "unknown");
 	fputs("</span></h2>\n", f);
 	run_header(f, r);
 	/* the charts first; the verdicts' evidence after (the summary leads
@@ -659,9 +534,9 @@ run_section(FILE *f, const struct run_result *r, size_t ri)
 	fputs("<h3>Verdicts</h3>\n", f);
 	verdict_list(f, r);
 	fputs("<section class=\"tables\">\n<h3>Results</h3>\n", f);
-	steps_table(f, r);
+	html_steps_table(f, r);
 	for (size_t i = 0; i < r->n_tables; i++)
-		result_table(f, &r->tables[i]);
+		html_result_table(f, &r->tables[i]);
 	if (r->notes.n) {
 		fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n", f);
 		for (size_t i = 0; i < r->notes.n; i++) {
@@ -726,7 +601,7 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			const struct target_ident *id = drive_ident(r, i);
 			const struct verdict *v = drive_verdict(r, t);
 			fputs("<tr><td>", f);
-			esc_or(f, r->test, "unknown");
+			html_esc_or(f, r->test, "unknown");
 			fputs("</td><td>", f);
 			if (r->run_id[0])
 				fprintf(f, "%.8s", r->run_id);	/* hex: nothing to escape */
@@ -746,7 +621,7 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			else if (v)
 				reason_short(f, first_reason(v, t));
 			else
-				esc_or(f, NULL, DASH);
+				html_esc_or(f, NULL, DASH);
 			if (v && !verdict_of(v, t))
 				said = v;
 			fputs("</td></tr>\n", f);
