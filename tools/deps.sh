@@ -12,6 +12,7 @@ coreutils bash procps ncurses-base util-linux"
 TESTS="fio tmux kmod e2fsprogs xz-utils cpio busybox-static qemu-system-x86"
 TESTS="$TESTS valgrind"		# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 TESTS="$TESTS chromium"		# tests/sys/report-html.sh: renders the HTML report to PNG and PDF
+TESTS="$TESTS poppler-utils"	# tests/sys/report-html.sh: pdftotext reads the printed report's column headers
 TESTS="$TESTS postgresql"	# tests/sys/history-pg.sh: a throwaway server
 TESTS="$TESTS nvme-cli"		# tests/hw/qemu-inventory.sh: nvme-cli's decoding, the NVMe ground truth
 TESTS="$TESTS sg3-utils"	# tests/hw/qemu-scsi.sh: sg3_utils' decoding, the SCSI ground truth

@@ -141,7 +141,9 @@ globals_usage(FILE *f)
 	    "       diskscope show RESULT.json [RESULT2.json]          a saved run in the dashboard\n"
 	    "       diskscope [GLOBAL...] triage TARGET... [OPTIONS]  every drive, one verdict each\n"
 	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
-	    "       diskscope report RESULT.json... [-o FILE.html|-]  an HTML report (printable)\n"
+	    "       diskscope history [DRIVE|--model M|--since DATE] [--json] [--csv FILE]  the bench history\n"
+	    "       diskscope report RESULT.json|RUN-ID... [--batch DATE] [--title TEXT] [-o FILE.html|-]\n"
+	    "                                                   an HTML report (printable)\n"
 	    "       diskscope [GLOBAL...] station [PROFILE] --headless  test drives as they are plugged in\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
 	    "global options:\n");
