@@ -91,11 +91,15 @@ cell_print(FILE *f, const struct result_table *t, size_t row, size_t c)
  * whole width, so every other column keeps its place on screen and paper. */
 #define WRAP_COLS 10
 
-/* A column no row has a value in says nothing (the health table's NVMe
- * columns on a bench of SATA drives): left out, so the rest fit. */
+/* A wide table with no reasons to wrap (the health table: every drive
+ * class's figures) leaves out the columns no row has a value in (the NVMe
+ * columns on a bench of SAS drives), so the rest fit; the caption names
+ * them.  Any other table shows an unknown cell as unknown. */
 static bool
 col_shown(const struct result_table *t, size_t c)
 {
+	if (t->n_cols <= WRAP_COLS || table_col(t, CR_REASONS) >= 0)
+		return true;
 	for (size_t row = 0; row < t->n_rows; row++)
 		if (cell_known(&t->cells[row * t->n_cols + c]))
 			return true;
@@ -116,6 +120,13 @@ html_result_table(FILE *f, const struct result_table *t)
 	html_escape(f, t->name);
 	fputs("\"><caption>", f);
 	html_esc_or(f, t->title[0] ? t->title : t->name, DASH);
+	for (size_t c = 0, k = 0; c < t->n_cols; c++)
+		if (!show[c]) {
+			fputs(k++ ? ", " : " (no drive reported: ", f);
+			html_escape(f, t->cols[c].title);
+		}
+	if (n_shown < t->n_cols)
+		fputs(")", f);
 	fputs("</caption>\n<thead><tr>", f);
 	for (size_t c = 0; c < t->n_cols; c++)
 		if ((int)c != wrap && show[c])
