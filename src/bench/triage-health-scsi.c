@@ -130,10 +130,10 @@ triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y, cons
 
 void
 triage_format_judge(enum scsi_format fmt, const struct known_u64 *block_bytes,
-		    const struct known_u64 *capacity_bytes, const char *name, enum verdict_level *lv, char *why,
-		    size_t wn, struct strlist *ev)
+		    const struct known_u64 *capacity_bytes, const char *name, const char *sg_node,
+		    enum verdict_level *lv, char *why, size_t wn, struct strlist *ev)
 {
-	char bb[24];
+	char bb[24], dev[64];
 	known_fmt_u64(block_bytes, "%llu", NULL, bb, sizeof bb);
 	if (fmt == SCSI_FMT_PI) {
 		strlist_addf(ev, "format: %s-byte blocks with protection information: usable", bb);
@@ -146,8 +146,12 @@ triage_format_judge(enum scsi_format fmt, const struct known_u64 *block_bytes,
 		double h = (double)capacity_bytes->v / (FORMAT_EST_MBPS * 1e6) / 3600.0;
 		snprintf(est, sizeof est, "about %.1f h (capacity at %.0f MB/s)", h, FORMAT_EST_MBPS);
 	}
+	if (sg_node && sg_node[0])
+		snprintf(dev, sizeof dev, "%s", sg_node);
+	else
+		snprintf(dev, sizeof dev, "on %s's sg device", name);
 	raise_to(lv, VL_WARN);
 	triage_add_reason(why, wn, "%s-byte logical blocks: needs a low-level format to 512 before use", bb);
 	strlist_addf(ev, "format: %s-byte logical blocks (READ CAPACITY(16)): no host file system or write test "
-		     "can use it; fix: sg_format --format --size=512 on %s's sg device, %s", bb, name, est);
+		     "can use it; fix: sg_format --format --size=512 %s (erases it), %s", bb, dev, est);
 }

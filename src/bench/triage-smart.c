@@ -202,6 +202,7 @@ snap_scsi(struct tri_snap *s, const struct drive *d, const struct target *tg, bo
 	const struct dev_source *src = tg->facts.source;
 	s->fmt = d->scsi.known ? d->scsi.format : SCSI_FMT_UNKNOWN;
 	s->block_bytes = d->scsi.logical_bytes;
+	snprintf(s->sg_node, sizeof(s->sg_node), "%s", d->scsi.known ? d->scsi.sg_node : "");
 	if (!src || !src->scsi_health) {
 		snprintf(s->sh.reason, sizeof(s->sh.reason), "no SCSI health source");
 		return;

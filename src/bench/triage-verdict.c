@@ -196,7 +196,7 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	{
 		const struct tri_snap *fs = S->after[t].taken ? &S->after[t] : &S->before[t];
 		triage_format_judge(fs->fmt, &fs->block_bytes, &c->targets[t].facts.capacity, c->targets[t].name,
-				    &lv, why, sizeof(why), &ev);
+				    fs->sg_node, &lv, why, sizeof(why), &ev);
 	}
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);

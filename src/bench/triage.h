@@ -39,6 +39,7 @@ struct tri_snap {
 	struct scsi_health sh;		/* them; .reason says why not */
 	enum scsi_format fmt;		/* READ CAPACITY(16)'s format (SCSI_FMT_UNKNOWN: not read) */
 	struct known_u64 block_bytes;	/* its logical block length */
+	char sg_node[16];		/* its SCSI generic node ("" unknown): the fix names it */
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the
@@ -84,9 +85,11 @@ void triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y,
 		       struct strlist *ev);
 /* A drive whose logical blocks are not 512/4096 bytes (520/528: a storage
  * array's format) cannot be used as it is: WARN with the command that fixes
- * it and how long that takes (capacity_bytes: known or not). */
+ * it and how long that takes (capacity_bytes: known or not); the command
+ * names sg_node ("/dev/sg3") when known, else name's sg device. */
 void triage_format_judge(enum scsi_format fmt, const struct known_u64 *block_bytes,
-			 const struct known_u64 *capacity_bytes, const char *name, enum verdict_level *lv,
+			 const struct known_u64 *capacity_bytes, const char *name, const char *sg_node,
+			 enum verdict_level *lv,
 			 char *why, size_t wn, struct strlist *ev);
 void triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r,
 			 enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);

@@ -41,8 +41,9 @@ plan_check_format(const struct plan *p, const struct target *t, char *err, size_
 	if (!src->drive(&t->facts, t->path, &inv, &d) && d && d->scsi.known &&
 	    d->scsi.format == SCSI_FMT_NEEDS_FORMAT) {
 		snprintf(err, errlen, "refused: %s needs a low-level format to 512 before use: its logical blocks are "
-			 "%llu bytes (READ CAPACITY(16)); sg_format --format --size=512 on its sg device fixes it, "
-			 "and erases it", t->name, (unsigned long long)d->scsi.logical_bytes.v);
+			 "%llu bytes (READ CAPACITY(16)); sg_format --format --size=512 %s fixes it, "
+			 "and erases it", t->name, (unsigned long long)d->scsi.logical_bytes.v,
+			 d->scsi.sg_node[0] ? d->scsi.sg_node : "on its sg device");
 		rc = -EPERM;
 	}
 	inventory_free(&inv);

@@ -204,17 +204,26 @@ test_format(void **st)
 	memset(&o, 0, sizeof(o));
 	o.lv = VL_PASS;
 	struct known_u64 bb = known_u64_of(520), cap = known_u64_of(4000787030016ULL);
-	triage_format_judge(SCSI_FMT_NEEDS_FORMAT, &bb, &cap, "sdc", &o.lv, o.why, sizeof(o.why), &o.ev);
+	triage_format_judge(SCSI_FMT_NEEDS_FORMAT, &bb, &cap, "sdc", "", &o.lv, o.why, sizeof(o.why), &o.ev);
 	assert_int_equal(o.lv, VL_WARN);
 	assert_string_equal(o.why, "520-byte logical blocks: needs a low-level format to 512 before use");
 	/* 4000787030016 B / 150 MB/s = 26672 s = 7.4 h */
-	assert_true(has(&o.ev, "fix: sg_format --format --size=512 on sdc's sg device, about 7.4 h (capacity at 150 MB/s)"));
+	assert_true(has(&o.ev, "fix: sg_format --format --size=512 on sdc's sg device (erases it), about 7.4 h "
+			"(capacity at 150 MB/s)"));
+	strlist_free(&o.ev);
+	/* its sg node known: the command names it, ready to paste */
+	memset(&o, 0, sizeof(o));
+	o.lv = VL_PASS;
+	triage_format_judge(SCSI_FMT_NEEDS_FORMAT, &bb, &cap, "sdc", "/dev/sg3", &o.lv, o.why, sizeof(o.why), &o.ev);
+	assert_int_equal(o.lv, VL_WARN);
+	assert_true(has(&o.ev, "fix: sg_format --format --size=512 /dev/sg3 (erases it), about 7.4 h "
+			"(capacity at 150 MB/s)"));
 	strlist_free(&o.ev);
 	/* 512 with protection information: usable, said */
 	memset(&o, 0, sizeof(o));
 	o.lv = VL_PASS;
 	bb = known_u64_of(512);
-	triage_format_judge(SCSI_FMT_PI, &bb, &cap, "sdc", &o.lv, o.why, sizeof(o.why), &o.ev);
+	triage_format_judge(SCSI_FMT_PI, &bb, &cap, "sdc", "/dev/sg3", &o.lv, o.why, sizeof(o.why), &o.ev);
 	assert_int_equal(o.lv, VL_PASS);
 	assert_true(has(&o.ev, "format: 512-byte blocks with protection information: usable"));
 	strlist_free(&o.ev);
