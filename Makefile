@@ -12,7 +12,7 @@ CC      ?= cc
 B       := build
 VERSION := 0.1.0
 
-CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme
+CORE_PKGS := libatasmart libpci liburing json-c inih sqlite3 libpq libnvme libudev
 # libsgutils2 (sg3_utils' library) has no pkg-config file on Debian 12: linked by name
 CORE_LIBS := -lsgutils2
 UI_PKGS   := ncursesw
@@ -36,7 +36,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
 CORE_SRC := $(filter-out $(MAIN_SRC),$(shell find src -name '*.c' | sort))
 UI_SRC   := $(sort $(wildcard ui/*.c))
 EMBED_IN := $(sort $(wildcard src/sim/models/*.drive src/sim/models/*.hba src/sim/models/*.rig \
-              src/inventory/*.csv themes/*.theme))
+              src/inventory/*.csv src/station/*.ini themes/*.theme))
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/embedded.o
 UI_OBJ   := $(UI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -201,13 +201,14 @@ install: $(B)/diskscope
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(B)/diskscope $(DESTDIR)$(BINDIR)/diskscope
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -m 644 src/station/profiles.ini $(DESTDIR)$(DATADIR)/profiles.ini
 	install -m 644 man/diskscope.1 $(DESTDIR)$(MANDIR)/man1/diskscope.1
 	install -m 644 man/diskscope-theme.5 $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskscope $(DESTDIR)$(MANDIR)/man1/diskscope.1 \
 	      $(DESTDIR)$(MANDIR)/man5/diskscope-theme.5
-	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme
+	rm -f $(DESTDIR)$(DATADIR)/themes/*.theme $(DESTDIR)$(DATADIR)/profiles.ini
 	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)
 	-rmdir $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 2>/dev/null
 

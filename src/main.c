@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	{ "estimate", cli_estimate },
 	{ "history", cmd_history },
 	{ "report", report_cli },
+	{ "station", station_cli },
 };
 
 int

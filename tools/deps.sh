@@ -7,11 +7,12 @@
 # stop the build).
 set -u
 BUILD="gcc make pkg-config libatasmart-dev libpci-dev pci.ids pciutils liburing-dev libjson-c-dev
-libinih-dev libsqlite3-dev libpq-dev libnvme-dev libsgutils2-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
+libinih-dev libsqlite3-dev libpq-dev libnvme-dev libsgutils2-dev libudev-dev libncurses-dev libcmocka-dev libfuse3-dev fuse3 mandoc python3
 coreutils bash procps ncurses-base util-linux"
 TESTS="fio tmux kmod e2fsprogs xz-utils cpio busybox-static qemu-system-x86"
 TESTS="$TESTS valgrind"		# tests/sys/sanitizers.sh: list and the dashboard under memcheck
 TESTS="$TESTS chromium"		# tests/sys/report-html.sh: renders the HTML report to PNG and PDF
+TESTS="$TESTS poppler-utils"	# tests/sys/report-html.sh: pdftotext reads the printed report's column headers
 TESTS="$TESTS postgresql"	# tests/sys/history-pg.sh: a throwaway server
 TESTS="$TESTS nvme-cli"		# tests/hw/qemu-inventory.sh: nvme-cli's decoding, the NVMe ground truth
 TESTS="$TESTS sg3-utils"	# tests/hw/qemu-scsi.sh: sg3_utils' decoding, the SCSI ground truth

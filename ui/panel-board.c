@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "bench/triage.h"
+#include "inventory/wear.h"
 
 /* Verdict ranks, in the order "by verdict" sorts. */
 enum { BV_FAIL, BV_WARN, BV_RUN, BV_PASS, BV_NONE };
@@ -485,6 +487,14 @@ detail_text(struct ui *u, const struct brow *r, const struct btab *b, int y, int
 	LINE(EL_TEXT, "temperature %s; now %s; %llu samples (%llu lost)", s1,
 	     ui_test_running(u) && t->active ? s2 : "-", (unsigned long long)t->samples,
 	     (unsigned long long)t->lost);
+	/* SSD wear, computed in the core: as the run recorded it, else the inventory's */
+	struct drive_wear wr;
+	char ws[200];
+	if (!triage_recorded_wear(res, t->name, &wr) || r->d) {
+		if (wr.reason[0] && !strcmp(wr.reason, "not recorded"))
+			wear_of_drive(r->d, &wr);
+		LINE(wr.percent_used.known ? EL_TEXT : EL_DIM, "wear %s", wear_text(&wr, ws, sizeof(ws)));
+	}
 	LINE(rank_el(r->rank), "%s", r->verdict);
 	if (b->tb && r->tab_row >= 0)
 		for (size_t k = 0; k < b->tb->n_cols; k++) {

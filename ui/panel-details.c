@@ -235,6 +235,30 @@ nvme_lines(const struct drive *d, struct det_lines *l)
 	    "  %s", !n->selftest_supported.known ? "self-test support unknown" :
 	    n->selftest_supported.v ? "self-test supported" :
 	    str_or(n->selftest_reason, "self-test not supported"));
+	const struct nvme_st_entry *st = nvme_st_failed(n);
+	if (st)
+		add(l, EL_FAIL, "  self-test %s at %llu h: %s", nvme_st_result_text(st->result),
+		    (unsigned long long)st->power_on_hours, nvme_st_where(st, t, sizeof(t)));
+	else if (n->n_selftest)
+		add(l, EL_TEXT, "  self-test log: %u results, none failed", n->n_selftest);
+}
+
+/* A SCSI drive's format and log pages (inventory/scsi-text.c), in place of
+ * ATA SMART: the same words as `list`. */
+static void
+scsi_lines(const struct drive *d, struct det_lines *l)
+{
+	static const enum theme_el el[] = {
+		[SCSI_LINE_OK] = EL_TEXT, [SCSI_LINE_UNKNOWN] = EL_UNKNOWN,
+		[SCSI_LINE_WARN] = EL_WARN, [SCSI_LINE_FAIL] = EL_FAIL,
+	};
+	struct scsi_line sl[2];
+	size_t n = scsi_text_lines(&d->scsi, d->scsi.sg_node[0] ? d->scsi.sg_node : d->path, sl, 2);
+
+	add(l, EL_TITLE, "SCSI: %s%s%s", str_or(d->scsi.transport, "transport unknown"),
+	    d->scsi.transport_from[0] ? " from " : "", d->scsi.transport_from);
+	for (size_t i = 0; i < n; i++)
+		add(l, el[sl[i].level], "  %s", sl[i].text);
 }
 
 static void
@@ -313,6 +337,10 @@ drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 	history_lines(u, d, l);
 	if (d->transport == TR_NVME) {
 		nvme_lines(d, l);
+		return;
+	}
+	if (drive_scsi_class(d)) {
+		scsi_lines(d, l);
 		return;
 	}
 	if (!sm->known) {

@@ -274,8 +274,13 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	struct known_bool tr = trim_state(d);
 	const struct nvme_health *nh = d->transport == TR_NVME ? &d->nvme.health : NULL;
 	/* an NVMe drive: its health log stands in for SMART (the same column) */
+	/* a SCSI drive: its log pages (informational exception, self-test) */
+	const struct scsi_health *sh = drive_scsi_class(d) ? &d->scsi.health : NULL;
+	bool sbad = sh && ((sh->ie_asc.known && (sh->ie_asc.v || sh->ie_ascq.v)) ||
+			   (sh->selftest_failed.known && sh->selftest_failed.v));
 	const char *smart = nh ? (!nh->known ? "SMART ?" :
 				  nh->critical_warning.v ? "SMART !!" : "SMART ok") :
+			    sh ? (!sh->known ? "SMART ?" : sbad ? "SMART !!" : "SMART ok") :
 			    d->ata.state == ATA_PENDING ? "SMART .." :
 			    d->ata.state == ATA_NO_ANSWER ? "no answr" :
 			    d->ata.state == ATA_NOT_ATA ? "SMART -" :
@@ -296,6 +301,9 @@ draw_drive_row(struct ui *u, const struct drive *d, int y, int x, int w, bool se
 	else if (nh && nh->temperature_c.known)
 		snprintf(temp, sizeof(temp), u->utf8 ? "%lld\u00b0C" : "%lldC",
 			 (long long)nh->temperature_c.v);
+	else if (sh && sh->temperature_c.known)
+		snprintf(temp, sizeof(temp), u->utf8 ? "%lld\u00b0C" : "%lldC",
+			 (long long)sh->temperature_c.v);
 	else
 		snprintf(temp, sizeof(temp), "-");
 	for (int c = 0; c < C_N; c++) {

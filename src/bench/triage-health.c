@@ -104,11 +104,18 @@ triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const st
 		nvme_judge(y == a && b->nvme ? &b->nh : NULL, &y->nh, r, smart, lv, why, wn, ev);
 		return;
 	}
+	if (a->scsi || b->scsi) {
+		const struct tri_snap *y = a->scsi ? a : b;
+		triage_scsi_judge(y == a && b->scsi ? &b->sh : NULL, &y->sh, r, lv, why, wn, ev);
+		return;
+	}
 	if (smart || r->optional || !(a->physical || b->physical))
 		return;
-	/* the NVMe reader's reason for an NVMe drive, else ATA SMART's */
+	/* the NVMe or SCSI reader's reason for such a drive, else ATA SMART's */
 	const struct tri_snap *s = !b->smart ? b : a;
 	const char *rs = s->nh.reason[0] && strcmp(s->nh.reason, "not an NVMe drive") ? s->nh.reason :
+			 s->sh.reason[0] && strcmp(s->sh.reason, "not a SCSI drive") &&
+				 strcmp(s->sh.reason, "no SCSI health source") ? s->sh.reason :
 			 s->reason[0] ? s->reason : "not read";
 	raise_to(lv, VL_WARN);
 	triage_add_reason(why, wn, "health not read: %s (--health-optional on: no warning)", rs);

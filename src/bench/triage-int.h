@@ -159,6 +159,11 @@ triage_name(const struct bench_ctx *c, size_t t)
 struct run_params triage_read_rp(const struct plan *p);
 struct run_params triage_reread_rp(const struct plan *p);
 
+/* triage-record.c: the "health" table (each drive's class-tagged health as
+ * last read: what the history keeps), and the wear evidence line */
+int triage_health_table(struct bench_ctx *c, struct run_result *r);
+void triage_wear_evidence(const struct tri_snap *b, const struct tri_snap *a, struct strlist *ev);
+
 /* triage-verdict.c: every drive's verdict, the triage table, the summary */
 int triage_finish(struct bench_ctx *c, struct run_result *r);
 

@@ -194,6 +194,37 @@ snap_nvme(struct tri_snap *s, const struct drive *d, const struct target *tg, bo
 	s->nvme = !src->nvme_health(&tg->facts, d, after, &s->nh) && s->nh.known;
 }
 
+/* The SCSI health pages and the block format, from the target's source
+ * (the inventory's read, a sim drive's model). */
+static void
+snap_scsi(struct tri_snap *s, const struct drive *d, const struct target *tg, bool after)
+{
+	const struct dev_source *src = tg->facts.source;
+	s->fmt = d->scsi.known ? d->scsi.format : SCSI_FMT_UNKNOWN;
+	s->block_bytes = d->scsi.logical_bytes;
+	snprintf(s->sg_node, sizeof(s->sg_node), "%s", d->scsi.known ? d->scsi.sg_node : "");
+	if (!src || !src->scsi_health) {
+		snprintf(s->sh.reason, sizeof(s->sh.reason), "no SCSI health source");
+		return;
+	}
+	s->scsi = !src->scsi_health(&tg->facts, d, after, &s->sh) && s->sh.known;
+}
+
+/* The wear from what the snapshot read: the NVMe log, else SMART's
+ * attributes (a drive that says it is an SSD). */
+static void
+snap_wear(struct tri_snap *s, const struct drive *d)
+{
+	if (s->nvme)
+		wear_from_nvme(&s->nh, &s->wear);
+	else if (d && s->smart)
+		wear_from_smart(d->ata.smart.attrs, d->ata.smart.n_attrs, d->ata.id.ssd ||
+				(d->rotation_rpm.known && !d->rotation_rpm.v), &s->wear);
+	else
+		wear_unknown(&s->wear, !d ? s->reason : d->transport == TR_NVME ? s->nh.reason :
+			     "no SMART or NVMe health read");
+}
+
 int
 triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool after, struct tri_snap *out)
 {
@@ -223,8 +254,11 @@ triage_snapshot(const struct plan *p, const struct target *tg, size_t n, bool af
 			snprintf(s->reason, sizeof(s->reason), "not a drive the inventory shows");
 		if (d || tg[t].facts.simulated)
 			snap_selftest(s, &tg[t], after);
-		if (d)
+		if (d) {
 			snap_nvme(s, d, &tg[t], after);
+			snap_scsi(s, d, &tg[t], after);
+		}
+		snap_wear(s, d);
 	}
 	inventory_free(&inv);
 	return rc;

@@ -187,7 +187,17 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	snprintf(hr.critical, sizeof(hr.critical), "%s", plan_param_str(p, "nvme-critical"));
 	snprintf(hr.spare, sizeof(hr.spare), "%s", plan_param_str(p, "nvme-spare"));
 	snprintf(hr.media, sizeof(hr.media), "%s", plan_param_str(p, "nvme-media-errors"));
+	snprintf(hr.defects, sizeof(hr.defects), "%s", plan_param_str(p, "scsi-defects"));
+	snprintf(hr.uncorrected, sizeof(hr.uncorrected), "%s", plan_param_str(p, "scsi-errors"));
+	snprintf(hr.ie, sizeof(hr.ie), "%s", plan_param_str(p, "scsi-ie"));
+	hr.max_defects = plan_param_num(p, "max-grown-defects");
 	triage_health_judge(&S->before[t], &S->after[t], &hr, &lv, why, sizeof(why), &ev);
+	triage_wear_evidence(&S->before[t], &S->after[t], &ev);
+	{
+		const struct tri_snap *fs = S->after[t].taken ? &S->after[t] : &S->before[t];
+		triage_format_judge(fs->fmt, &fs->block_bytes, &c->targets[t].facts.capacity, c->targets[t].name,
+				    fs->sg_node, &lv, why, sizeof(why), &ev);
+	}
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	triage_selftest_run_judge(c, t, &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);
@@ -231,6 +241,8 @@ triage_finish(struct bench_ctx *c, struct run_result *r)
 	for (size_t t = 0; t < c->n_targets; t++)
 		if (judge_drive(c, r, tb, t, cnt, first_fail, sizeof(first_fail)))
 			return -ENOMEM;
+	if (triage_health_table(c, r))
+		return -ENOMEM;
 	struct verdict *sum = result_verdict(r, VL_INFO, "summary", "%zu drives: %zu pass, %zu warn, %zu fail%s%s%s",
 		       c->n_targets, cnt[VL_PASS], cnt[VL_WARN], cnt[VL_FAIL], first_fail[0] ? ": " : "", first_fail,
 		       r->interrupted ? " (stopped before the end)" : "");

@@ -108,6 +108,26 @@ static const struct bench_param bp_wear = {
 	.help = "warn of an NVMe drive whose percentage used is at least this; 0 off",
 	.bad = "a percentage 0 .. 255", .min = 0, .max = 255, .def = 100,
 };
+static const struct bench_param bp_scdef = {
+	.name = "scsi-defects", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "a SCSI drive's grown defect list grew during the test: fail, warn or off",
+	.bad = "one of fail, warn, off", .choices = sect_rules, .def = 0,
+};
+static const struct bench_param bp_scmax = {
+	.name = "max-grown-defects", .kind = BP_COUNT, .bind = BIND_NONE, .arg = "N",
+	.help = "warn of a SCSI drive with more grown defects than this, grown today or not; 0 off",
+	.bad = "a count 0 .. 1000000", .min = 0, .max = 1000000, .def = 100,
+};
+static const struct bench_param bp_scerr = {
+	.name = "scsi-errors", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "a SCSI drive's uncorrected read/write/verify errors grew during the test: fail, warn or off "
+		"(any at all: warn)", .bad = "one of fail, warn, off", .choices = sect_rules, .def = 0,
+};
+static const struct bench_param bp_scie = {
+	.name = "scsi-ie", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "fail|warn|off",
+	.help = "a SCSI drive raised an informational exception (failure prediction): fail, warn or off",
+	.bad = "one of fail, warn, off", .choices = sect_rules, .def = 0,
+};
 static const char *const onoff[] = { "off", "on", NULL };
 static const struct bench_param bp_hopt = {
 	.name = "health-optional", .kind = BP_CHOICE, .bind = BIND_NONE, .arg = "off|on",
@@ -585,7 +605,8 @@ const struct bench_test bench_triage = {
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
 						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
 						       &bp_budget, &bp_pin_budget, &bp_nvcrit, &bp_nvspare, &bp_nvmedia,
-						       &bp_wear, &bp_hopt, &bp_triage_selftest, &bp_selftest_timeout, NULL },
+						       &bp_wear, &bp_scdef, &bp_scmax, &bp_scerr, &bp_scie,
+						       &bp_hopt, &bp_triage_selftest, &bp_selftest_timeout, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,

@@ -8,6 +8,8 @@
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
 #include "inventory/nvme.h"
+#include "inventory/scsi.h"
+#include "inventory/wear.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
  * uncorrectable, command timeout, reallocation events, pending,
@@ -32,6 +34,12 @@ struct tri_snap {
 	bool nvme;			/* the NVMe health log was read (its source's) */
 	struct nvme_health nh;		/* it; .reason says why not */
 	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+	struct drive_wear wear;		/* SSD wear from the NVMe log or SMART (inventory/wear.h) */
+	bool scsi;			/* the SCSI health pages were read (its source's) */
+	struct scsi_health sh;		/* them; .reason says why not */
+	enum scsi_format fmt;		/* READ CAPACITY(16)'s format (SCSI_FMT_UNKNOWN: not read) */
+	struct known_u64 block_bytes;	/* its logical block length */
+	char sg_node[16];		/* its SCSI generic node ("" unknown): the fix names it */
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the
@@ -43,6 +51,10 @@ struct tri_health_rules {
 	char spare[8];			/* --nvme-spare */
 	char media[8];			/* --nvme-media-errors */
 	double max_wear;		/* --max-wear: percentage used to warn at, 0 off */
+	char defects[8];		/* --scsi-defects: grown defects grew */
+	double max_defects;		/* --max-grown-defects: warn at more, 0 off */
+	char uncorrected[8];		/* --scsi-errors: uncorrected errors grew */
+	char ie[8];			/* --scsi-ie: informational exception raised */
 	bool optional;			/* --health-optional on: an unread health is no WARN */
 };
 
@@ -65,6 +77,20 @@ void triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, stru
 /* The NVMe health before and after (critical warning, spare below its
  * threshold, wear, media errors, temperature), and a physical drive whose
  * health was not read at all ("health not read: <reason>", WARN). */
+/* The SCSI health before (x, NULL unread) and after (y): grown defects that
+ * grew or are too many, uncorrected errors, an informational exception, a
+ * failed self-test, temperature (triage-health-scsi.c). */
+void triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y,
+		       const struct tri_health_rules *r, enum verdict_level *lv, char *why, size_t wn,
+		       struct strlist *ev);
+/* A drive whose logical blocks are not 512/4096 bytes (520/528: a storage
+ * array's format) cannot be used as it is: WARN with the command that fixes
+ * it and how long that takes (capacity_bytes: known or not); the command
+ * names sg_node ("/dev/sg3") when known, else name's sg device. */
+void triage_format_judge(enum scsi_format fmt, const struct known_u64 *block_bytes,
+			 const struct known_u64 *capacity_bytes, const char *name, const char *sg_node,
+			 enum verdict_level *lv,
+			 char *why, size_t wn, struct strlist *ev);
 void triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r,
 			 enum verdict_level *lv, char *why, size_t wn, struct strlist *ev);
 /* A physical drive (ata, scsi, nvme, usb transport; not a loop, zram or
@@ -73,4 +99,8 @@ struct drive;
 struct target;
 bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
+/* The wear a run recorded for target in its "health" table (triage-record.c):
+ * 0, or -ENOENT (no such table or row: w unknown). */
+struct run_result;
+int triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w);
 #endif

@@ -59,6 +59,9 @@ int history_cli(int argc, char **argv);
 /* report.c: `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE]`:
  * an HTML page.  Exit 0, 2 (usage, a bad input, the output not written). */
 int report_cli(int argc, char **argv, struct global_opts *g);
+/* station.c: `diskscope station [PROFILE] --headless [...]`: the bench
+ * station (src/station/).  Exit 0 (quit by a signal: 128+sig), 2 usage. */
+int station_cli(int argc, char **argv, struct global_opts *g);
 /* Scan the inventory as the global options say; 0, or EXIT_USAGE with one
  * line on stderr (inv freed). */
 int cli_scan(struct inventory *inv, const struct global_opts *g);

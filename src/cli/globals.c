@@ -142,7 +142,10 @@ globals_usage(FILE *f)
 	    "       diskscope [GLOBAL...] triage TARGET... [OPTIONS]  every drive, one verdict each\n"
 	    "       diskscope [GLOBAL...] selftest TARGET... [--kind short|long]  the drives' own self-tests\n"
 	    "       diskscope estimate RESULT.json [--layout L] [--drives N]  the array estimate (no I/O)\n"
-	    "       diskscope report RESULT.json... [-o FILE.html|-]  an HTML report (printable)\n"
+	    "       diskscope history [DRIVE|--model M|--since DATE] [--json] [--csv FILE]  the bench history\n"
+	    "       diskscope report RESULT.json|RUN-ID... [--batch DATE] [--title TEXT] [-o FILE.html|-]\n"
+	    "                                                   an HTML report (printable)\n"
+	    "       diskscope [GLOBAL...] station [PROFILE] --headless  test drives as they are plugged in\n"
 	    "       diskscope --check-model FILE | --check-theme FILE | --version | --help\n"
 	    "global options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(gopts); i++) {

@@ -16,6 +16,7 @@ struct hq {
 	const char *drive, *model, *csv;
 	time_t since;
 	bool json;
+	bool quiet;	/* no text on stdout: --json prints the document, --csv writes its file */
 };
 
 static int
@@ -156,12 +157,14 @@ run_out(const struct history_run_row *r, const struct history_drive_row *d, cons
 {
 	char when[32];
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&r->started));
-	if (!q->json) {
+	if (!q->quiet) {
 		char rate[32];
 		known_fmt_dbl(&r->mbps, "%.1f MB/s", "-", rate, sizeof rate);
 		printf("  %s  %-8.8s  %-10s %-12s %6lld errors%s%s%s%s%s\n", when, r->run_id, r->test, rate,
 		       (long long)r->errors, r->verdict[0] ? "  " : "", r->verdict, r->reason[0] ? ": " : "",
 		       r->reason, r->interrupted ? "  (interrupted)" : r->failed ? "  (failed)" : "");
+		if (r->health_class[0])
+			printf("      health (%s): %s\n", r->health_class, r->health[0] ? r->health : "recorded");
 	}
 	if (csv) {	/* an unknown rate is an empty field, never 0 */
 		char rate[32], when_s[24], errs[24];
@@ -186,6 +189,7 @@ run_out(const struct history_run_row *r, const struct history_drive_row *d, cons
 	json_object_object_add(o, "reasons", r->reason[0] ? json_object_new_string(r->reason) : NULL);
 	json_object_object_add(o, "reallocated", r->reallocated.known ? json_object_new_int64(r->reallocated.v) : NULL);
 	json_object_object_add(o, "pending", r->pending.known ? json_object_new_int64(r->pending.v) : NULL);
+	json_object_object_add(o, "health", r->health_json[0] ? json_tokener_parse(r->health_json) : NULL);
 	return o;
 }
 
@@ -230,7 +234,7 @@ report_drive(struct history_view *v, const struct history_drive_row *d, const st
 	while (history_view_run(v, &r) > 0) {
 		if (!name[0])
 			snprintf(name, sizeof name, "%s", r.target);
-		if (!n++ && !q->json)
+		if (!n++ && !q->quiet)
 			printf("%s  model %s  serial %s  wwn %s\n", name, *d->model ? d->model : "unknown",
 			       *d->serial ? d->serial : "unknown", *d->wwn ? d->wwn : "unknown");
 		smart_trend_add(&sm, &r);
@@ -258,7 +262,7 @@ report_drive(struct history_view *v, const struct history_drive_row *d, const st
 	json_object_object_add(jd, "runs", runs);
 	struct json_object *jp = NULL, *jt = NULL;
 	if (*d->model && last.known)
-		jp = peers_out(v, d, name, last.v, q->json);
+		jp = peers_out(v, d, name, last.v, q->quiet);
 	if (reads >= 2) {
 		double days = (double)(t_last - t_first) / 86400.0;
 		double chg = 100.0 * (last.v - first.v) / first.v;
@@ -268,13 +272,13 @@ report_drive(struct history_view *v, const struct history_drive_row *d, const st
 		json_object_object_add(jt, "change_pct", json_object_new_double(chg));
 		json_object_object_add(jt, "days", json_object_new_double(days));
 		json_object_object_add(jt, "runs", json_object_new_int(reads));
-		if (!q->json)
+		if (!q->quiet)
 			printf("  trend: %.1f -> %.1f MB/s (%+.1f%%) over %d runs in %.1f days\n", first.v, last.v,
 			       chg, reads, days);
 	}
 	json_object_object_add(jd, "peers", jp);
 	json_object_object_add(jd, "trend", jt);
-	json_object_object_add(jd, "smart_trend", smart_trend_out(&sm, q->json));
+	json_object_object_add(jd, "smart_trend", smart_trend_out(&sm, q->quiet));
 	json_object_array_add(arr, jd);
 	return 1;
 }
@@ -290,6 +294,7 @@ history_cli(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? usage(stdout, 0) : EXIT_USAGE;	/* the one line is printed */
+	q.quiet = q.json || q.csv;
 	struct doc_out co = { 0 };
 	if (q.csv && ((rc = doc_out_check(q.csv, err, sizeof err)) || (rc = doc_out_open(&co, q.csv)))) {
 		fprintf(stderr, "diskscope: history: --csv %s\n", err[0] ? err : strerror(-rc));
@@ -332,7 +337,9 @@ history_cli(int argc, char **argv)
 		return EXIT_OUTPUT;
 	}
 	if (!found && !q.json)
-		printf("no runs recorded%s%s\n", q.drive ? " for " : "", q.drive ? q.drive : "");
+		fprintf(q.csv ? stderr : stdout, "no runs recorded%s%s\n", q.drive ? " for " : "", q.drive ? q.drive : "");
+	else if (q.csv && strcmp(q.csv, "-"))
+		fprintf(stderr, "history: %s\n", q.csv);	/* where it went, as `report` says */
 	return 0;
 }
 

@@ -94,6 +94,7 @@ static const struct {
 	{ "users cannot be checked", "device_family" },
 	{ "did not create", "scratch_file" },
 	{ "host-managed zones", "host_managed" },
+	{ "needs a low-level format", "format" },
 };
 
 static const char *

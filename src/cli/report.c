@@ -1,5 +1,5 @@
 /* report.c - `diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE.html|-]`:
- * saved runs as one self-contained HTML page (report/html.c).  Every input
+ * [--title TEXT]: saved runs as one self-contained HTML page (report/html.c).  Every input
  * is read before anything is written; a bad one is one line and exit 2 with
  * no file left behind (the page goes to a temporary, renamed when whole). */
 #include <errno.h>
@@ -17,8 +17,9 @@
 static int
 usage(FILE *f, int rc)
 {
-	fputs("usage: diskscope report RESULT.json|RUN-ID... [--batch DATE] [-o FILE.html|-]\n"
+	fputs("usage: diskscope report RESULT.json|RUN-ID... [--batch DATE] [--title TEXT] [-o FILE.html|-]\n"
 	      "  one self-contained HTML page (charts, identity, verdicts, tables), printable to PDF;\n"
+	      "  --title TEXT heads it (a ticket, a customer), with the bench's name, the dates, the version;\n"
 	      "  several results or --batch DATE (a day's runs): a summary of every drive first.\n"
 	      "  Default output: the first RESULT.json with .html for .json (RUN-ID.html,\n"
 	      "  batch-DATE.html without a file); -o - writes to stdout.\n", f);
@@ -133,7 +134,7 @@ default_output(const char *first, const char *batch, bool file, char *buf, size_
 int
 report_cli(int argc, char **argv, struct global_opts *g)
 {
-	const char *out = NULL, *batch = NULL;
+	const char *out = NULL, *batch = NULL, *title = NULL;
 	const char **in = calloc(argc > 0 ? argc : 1, sizeof *in);
 	size_t n_in = 0;
 	int rc = EXIT_USAGE;
@@ -147,12 +148,12 @@ report_cli(int argc, char **argv, struct global_opts *g)
 			free(in);
 			return usage(stdout, 0);
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--batch")) {
+		if (!strcmp(a, "-o") || !strcmp(a, "--batch") || !strcmp(a, "--title")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "diskscope: report: %s needs a value\n", a);
 				goto out;
 			}
-			*(a[2] == 'b' ? &batch : &out) = argv[++i];
+			*(a[2] == 'b' ? &batch : a[2] == 't' ? &title : &out) = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "diskscope: report: unknown option '%s'\n", a);
 			goto out;
@@ -209,7 +210,8 @@ report_cli(int argc, char **argv, struct global_opts *g)
 	}
 	for (size_t i = 0; i < rs.n; i++)
 		rp[i] = &rs.v[i];
-	int w = html_report_write(rp, rs.n, out);
+	struct html_header h = { title, history_bench_name(rs.n ? rs.v[0].host : NULL) };
+	int w = html_report_write(rp, rs.n, out, &h);
 	if (w) {
 		fprintf(stderr, "diskscope: report: %s: %s\n", strcmp(out, "-") ? out : "stdout", strerror(-w));
 		goto done;

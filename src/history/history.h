@@ -10,7 +10,7 @@
 #include "run/result.h"
 #include "util/util.h"
 
-#define HISTORY_SCHEMA 3	/* latest schema version (migrations in store.c) */
+#define HISTORY_SCHEMA 4	/* latest schema version (migrations in store.c) */
 
 struct hdb;	/* an open history database, either backend (history/db.h) */
 

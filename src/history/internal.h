@@ -17,7 +17,8 @@ int history_open_quiet(struct hdb **db, char *err, size_t n, bool quiet);
 #define HISTORY_RUN_RATE_SQL \
 	"SELECT r.run_id, r.started, r.test, rt.target, avg(s.mbps), sum(s.errors), r.interrupted, r.failed," \
 	" (SELECT max(CASE v.level WHEN 'fail' THEN 3 WHEN 'warn' THEN 2 WHEN 'pass' THEN 1 WHEN 'info' THEN 0 END)" \
-	"  FROM verdict v WHERE v.run = r.id), max(rt.facts), r.flags" \
+	"  FROM verdict v WHERE v.run = r.id), max(rt.facts), r.flags," \
+	" (SELECT h.health FROM drive_health h WHERE h.run = r.id AND h.target = rt.target)" \
 	" FROM run r JOIN run_target rt ON rt.run = r.id" \
 	" LEFT JOIN step_result s ON s.run = r.id AND s.target = rt.target" \
 	" WHERE rt.drive = ? AND r.started >= ? GROUP BY r.id, rt.target ORDER BY r.started, r.id"

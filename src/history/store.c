@@ -47,6 +47,12 @@ static const char *const migrations[] = {
 	 * never on a test's name; old runs get their test's flags from the
 	 * registry (fill_flags) */
 	"ALTER TABLE run ADD COLUMN flags @INT;",
+	/* 4: each drive's health as the run last read it (its "health" result
+	 * table row): the class ("nvme", "ata", ... NULL unknown) and the
+	 * class's figures as a JSON object, null where unknown */
+	"CREATE TABLE drive_health(run @INT NOT NULL REFERENCES run(id), target TEXT NOT NULL,"
+	" drive @INT REFERENCES drive(id), class TEXT, health TEXT, PRIMARY KEY(run, target));"
+	"CREATE INDEX health_by_drive ON drive_health(drive);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -432,6 +438,26 @@ target_facts(struct json_object *j, const char *target)
 	return out;
 }
 
+/* The target's row of the run's "health" table (in its facts), if any:
+ * one drive_health row, class-tagged. */
+static int
+store_health(struct hdb *db, int64_t run, int64_t drive, const char *target, struct json_object *facts)
+{
+	struct json_object *tabs, *h, *cls;
+	struct hst st;
+	if (!json_object_object_get_ex(facts, "tables", &tabs) || !json_object_object_get_ex(tabs, "health", &h))
+		return 0;
+	hst_init(&st, db, "INSERT INTO drive_health(run, target, drive, class, health) VALUES(?,?,?,?,?)"
+		 " ON CONFLICT DO NOTHING");
+	hst_int(&st, 1, run);
+	hst_text(&st, 2, target);
+	hst_int(&st, 3, drive);
+	if (json_object_object_get_ex(h, "class", &cls) && json_object_is_type(cls, json_type_string))
+		hst_text(&st, 4, json_object_get_string(cls));
+	hst_text(&st, 5, jstr(h));
+	return hst_run(&st, NULL);
+}
+
 static int
 store_body(struct hdb *db, const struct run_result *r, struct json_object *j, int64_t *run)
 {
@@ -477,6 +503,8 @@ store_body(struct hdb *db, const struct run_result *r, struct json_object *j, in
 		hst_text(&st, 5, r->ident[i].port);
 		hst_text(&st, 6, jstr(f));
 		rc = hst_run(&st, NULL);
+		if (!rc)
+			rc = store_health(db, *run, drive, r->ident_targets.v[i], f);
 		json_object_put(f);
 		if (rc)
 			return rc;

@@ -94,6 +94,63 @@ run_verdict(struct history_run_row *r, const char *facts_json)
 	json_object_put(facts);
 }
 
+/* The figures of a class's health record, in the order shown: its key in
+ * the "health" table, how it reads.  A new class: a line in classes. */
+struct hfig {
+	const char *key, *label, *unit;
+};
+static const struct hfig nvme_figs[] = {
+	{ "critical_warning", "critical warning", "" }, { "available_spare", "spare", "%" },
+	{ "spare_threshold", "threshold", "%" }, { "percent_used", "used", "%" },
+	{ "data_units_written", "data units written", "" }, { "media_errors", "media errors", "" },
+	{ "temp_c", "temperature", " C" }, { "power_on_hours", "power on", " h" }, { NULL, NULL, NULL },
+};
+static const struct hfig ata_figs[] = {
+	{ "reallocated", "reallocated", "" }, { "pending", "pending", "" }, { "temp_c", "temperature", " C" },
+	{ "wear_pct", "wear", "%" }, { "bytes_written", "bytes written", "" }, { NULL, NULL, NULL },
+};
+/* SCSI: the keys its "health" columns take once triage reads its pages */
+static const struct hfig scsi_figs[] = {
+	{ "grown_defects", "grown defects", "" }, { "read_uncorrected", "read uncorrected", "" },
+	{ "write_uncorrected", "write uncorrected", "" }, { "verify_uncorrected", "verify uncorrected", "" },
+	{ "non_medium_errors", "non-medium errors", "" }, { "temp_c", "temperature", " C" },
+	{ "power_on_hours", "power on", " h" }, { NULL, NULL, NULL },
+};
+static const struct {
+	const char *cls;
+	const struct hfig *figs;
+} classes[] = {
+	{ "nvme", nvme_figs }, { "ata", ata_figs }, { "scsi", scsi_figs },
+};
+
+static void
+health_text(struct history_run_row *r, const char *json)
+{
+	struct json_object *h = json ? json_tokener_parse(json) : NULL, *o;
+	if (!h)
+		return;
+	copy(r->health_json, sizeof r->health_json, json);
+	if (json_object_object_get_ex(h, "class", &o) && json_object_is_type(o, json_type_string))
+		copy(r->health_class, sizeof r->health_class, json_object_get_string(o));
+	const struct hfig *f = NULL;
+	for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
+		if (!strcmp(classes[c].cls, r->health_class))
+			f = classes[c].figs;
+	size_t len = 0;
+	for (; f && f->key && len < sizeof r->health; f++) {
+		char v[48];
+		if (!json_object_object_get_ex(h, f->key, &o) || !o)
+			snprintf(v, sizeof v, "unknown");
+		else if (!strcmp(f->key, "critical_warning"))
+			snprintf(v, sizeof v, "0x%02llx", (unsigned long long)json_object_get_int64(o));
+		else
+			snprintf(v, sizeof v, "%s%s", json_object_get_string(o), f->unit);
+		int k = snprintf(r->health + len, sizeof r->health - len, "%s%s %s", len ? ", " : "", f->label, v);
+		len += k > 0 ? (size_t)k : 0;
+	}
+	json_object_put(h);
+}
+
 int
 history_view_run(struct history_view *v, struct history_run_row *r)
 {
@@ -114,6 +171,7 @@ history_view_run(struct history_view *v, struct history_run_row *r)
 	r->failed = hst_i64(st, 7);
 	r->flags = (unsigned)hst_i64(st, 10);
 	run_verdict(r, hst_str(st, 9));
+	health_text(r, hst_null(st, 11) ? NULL : hst_str(st, 11));
 	return 1;
 }
 

@@ -28,6 +28,12 @@ struct history_run_row {
 	bool interrupted, failed;
 	char verdict[8], reason[96];	/* the drive's own verdict, "" none */
 	struct known_i64 reallocated, pending;	/* SMART 5 and 197 after the run */
+	/* the drive's health as the run last read it (drive_health): its class
+	 * ("nvme", "ata", "" none recorded), the figures as text ("critical
+	 * warning 0x05, spare 5%, ..."), and as the JSON object recorded */
+	char health_class[16];
+	char health[400];
+	char health_json[1024];
 };
 
 /* Open the configured history (the spool imported, one notice) for the

@@ -15,6 +15,7 @@
 #include "inventory/ata-selftest.h"
 #include "inventory/facts.h"
 #include "inventory/inventory.h"
+#include "inventory/nvme.h"
 #include "inventory/selftest.h"
 #include "util/util.h"
 
@@ -268,6 +269,29 @@ facts_mounted(struct dev_facts *f, dev_t rdev, const char *mountinfo_file)
 	KNOWN_SET(f->mounted, on);
 }
 
+/* An NVMe namespace's sector sizes from the LBA format in use (its data
+ * and metadata sizes), which the kernel may round; sysfs's stay where the
+ * namespace does not answer.  Only on the live system: a test's sysfs tree
+ * has no device behind it. */
+static void
+facts_nvme_format(struct dev_facts *f, const char *sysfs_root)
+{
+	char path[PATH_MAX];
+	if ((sysfs_root && *sysfs_root && strcmp(sysfs_root, "/sys")) || strncmp(f->disk, "nvme", 4) ||
+	    pathf(path, sizeof path, "/dev/%s", f->disk))
+		return;
+	struct nvme_info *n = calloc(1, sizeof *n);
+	if (n && nvme_ns_format_read(path, n) == 0 && n->lbaf_in_use.known) {
+		const struct nvme_lbaf_desc *l = &n->lbaf[n->lbaf_in_use.v];
+		KNOWN_SET(f->logical, l->data_bytes);
+		KNOWN_SET(f->meta_bytes, l->meta_bytes);
+		if (!f->physical.known || f->physical.v < l->data_bytes)
+			KNOWN_SET(f->physical, l->data_bytes);
+		snprintf(f->sector_source, sizeof f->sector_source, "namespace");
+	}
+	free(n);
+}
+
 int
 dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root, const char *mountinfo_file)
 {
@@ -285,6 +309,7 @@ dev_facts_block(struct dev_facts *f, dev_t rdev, const char *sysfs_root, const c
 	sysfs_sector_sizes(f->sysdir, &f->logical, &f->physical, NULL);
 	if (f->logical.known)
 		snprintf(f->sector_source, sizeof f->sector_source, "sysfs");
+	facts_nvme_format(f, sysfs_root);
 	if (!sysfs_u64(f->sysdir, "size", &v))
 		KNOWN_SET(f->capacity, v.v * 512);	/* always 512-byte units */
 	if (pathf(p, sizeof p, "%s/alignment_offset", f->sysdir) == 0 &&
@@ -399,11 +424,40 @@ inv_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	return -EIO;
 }
 
+/* A SCSI drive's health read now: the log pages change while a test runs
+ * (error counters, grown defects), so after a test they are read again;
+ * before, the scan's copy stands. */
+static int
+inv_scsi_health(const struct dev_facts *f, const struct drive *d, bool after, struct scsi_health *out)
+{
+	(void)f;
+	memset(out, 0, sizeof *out);
+	if (d->transport != TR_SAS && d->transport != TR_SCSI) {
+		snprintf(out->reason, sizeof out->reason, "not a SCSI drive");
+		return -ENODATA;
+	}
+	if (after && d->scsi.known && !dev_spec_simulated(d->path, NULL)) {
+		struct scsi_info now;
+		memset(&now, 0, sizeof now);
+		if (scsi_info_read(d->path, d->name, NULL, &now) == 0 && now.health.known) {
+			*out = now.health;
+			return 0;
+		}
+	}
+	*out = d->scsi.health;
+	if (out->known)
+		return 0;
+	if (!out->reason[0])
+		snprintf(out->reason, sizeof out->reason, "%s", d->scsi.reason[0] ? d->scsi.reason : "not read");
+	return -EIO;
+}
+
 const struct dev_source dev_source_inventory = {
 	.name = "inventory",
 	.drive = inv_drive,
 	.selftest_log = inv_selftest_log,
 	.nvme_health = inv_nvme_health,
+	.scsi_health = inv_scsi_health,
 	.selftest_start = inv_selftest_start,
 	.selftest_poll = inv_selftest_poll,
 	.selftest_abort = inv_selftest_abort,

@@ -90,9 +90,11 @@ struct dev_facts {
 	char diskdir[PATH_MAX];		/* its disk's */
 	struct known_u64 capacity;	/* bytes */
 	/* sector sizes as the device reports them, bytes (a partition: its
-	 * disk's); sector_source says who: "sysfs", "IDENTIFY", "" unknown */
+	 * disk's); sector_source says who: "sysfs", "IDENTIFY", "namespace"
+	 * (an NVMe drive's LBA format in use), "" unknown */
 	struct known_u64 logical, physical;
 	char sector_source[32];
+	struct known_u64 meta_bytes;	/* NVMe: metadata bytes per LBA of that format */
 	struct known_i64 alignment_offset;	/* bytes; -1 is the kernel's "misaligned" */
 	struct known_bool rotational;
 	struct known_u64 holders;	/* dm, md, zfs users of the device */

@@ -1,6 +1,7 @@
 /* inventory.c - the merged bench model: drives from sysfs, controllers from
  * libpci, the links between them, then ATA/SMART and the SMR verdicts. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +22,12 @@ static const char *const transport_names[] = {
 	[TR_LOOP] = "loop", [TR_ZRAM] = "zram", [TR_SCSI] = "scsi",
 	[TR_MMC] = "mmc", [TR_IDE] = "ide", [TR_SIM] = "sim",
 };
+
+bool
+drive_scsi_class(const struct drive *d)
+{
+	return d->transport == TR_SAS || d->transport == TR_SCSI || (d->transport == TR_SIM && d->scsi.known);
+}
 
 const char *
 transport_name(enum ds_transport t)
@@ -271,9 +278,87 @@ nvme_query_all(struct inventory *inv, const struct inventory_opts *o)
 		if (nvme_health_read(d->path, d->name, o->save_blobs, n) < 0) {
 			inv->incomplete = true;
 			strlist_addf(&inv->notes, "%s: NVMe: %s", d->name, n->reason);
-		} else if (!n->health.known) {
+			continue;
+		}
+		if (n->lbaf_in_use.known) {	/* the namespace's own format outranks sysfs */
+			KNOWN_SET(d->logical, n->lbaf[n->lbaf_in_use.v].data_bytes);
+			if (!d->physical.known || d->physical.v < d->logical.v)
+				d->physical = d->logical;
+			snprintf(d->sector_source, sizeof d->sector_source, "namespace");
+		}
+		if (!n->health.known) {
 			strlist_addf(&inv->notes, "%s: NVMe %s", d->name, n->health.reason);
 		}
+	}
+}
+
+/* The SCSI generic node of a disk (<syspath>/device/scsi_generic/sgN). */
+static void
+scsi_sg_node(const struct drive *d, const char *dev_root, char *dst, size_t n)
+{
+	char p[PATH_MAX];
+	dst[0] = 0;
+	if (!d->syspath[0] || pathf(p, sizeof p, "%s/device/scsi_generic", d->syspath))
+		return;
+	DIR *dir = opendir(p);
+	if (!dir)
+		return;
+	for (struct dirent *e; (e = readdir(dir));)
+		if (strncmp(e->d_name, "sg", 2) == 0 && str_isdigits(e->d_name + 2)) {
+			snprintf(dst, n, "%s/%.8s", dev_root ? dev_root : "/dev", e->d_name);
+			break;
+		}
+	closedir(dir);
+}
+
+/* Why a SCSI disk is not queried, or NULL: it is. */
+static const char *
+scsi_skip_reason(const struct drive *d, const struct inventory_opts *o, bool offline)
+{
+	if (d->transport != TR_SAS && d->transport != TR_SCSI && d->transport != TR_SATA)
+		return "not a SCSI drive";
+	if (d->transport == TR_SATA && strncmp(d->name, "sd", 2) != 0)
+		return "not a SCSI drive";
+	if (o->no_ata)
+		return "not queried (--no-ata)";
+	if (offline)
+		return "not queried: offline inventory (--sysfs-root)";
+	if (d->access == ACC_DENIED || d->access == ACC_GONE)
+		return d->access == ACC_GONE ? "not queried: device vanished" :
+		       "not queried: cannot open the device";
+	return NULL;
+}
+
+/* The SCSI disks' identity, format and health (scsi.c): SAS and SCSI
+ * disks, and a SATA disk's SCSI face (the SAT layer: INQUIRY, VPD, READ
+ * CAPACITY, which libata answers itself).  Each command is bounded. */
+static void
+scsi_query_all(struct inventory *inv, const struct inventory_opts *o)
+{
+	bool offline = o->sysfs_root && strcmp(o->sysfs_root, "/sys") != 0;
+	for (size_t i = 0; i < inv->n_drv; i++) {
+		struct drive *d = &inv->drv[i];
+		struct scsi_info *s = &d->scsi;
+		const char *why = scsi_skip_reason(d, o, offline);
+		if (why) {
+			snprintf(s->reason, sizeof s->reason, "%s", why);
+			snprintf(s->health.reason, sizeof s->health.reason, "%s", why);
+			continue;
+		}
+		if (scsi_info_read(d->path, d->name, o->save_blobs, s) < 0) {
+			if (d->transport != TR_SATA) {
+				inv->incomplete = true;
+				strlist_addf(&inv->notes, "%s: SCSI: %s", d->name, s->reason);
+			}
+			continue;
+		}
+		scsi_sg_node(d, o->dev_root, s->sg_node, sizeof s->sg_node);
+		if (s->rotation_rpm.known && !d->rotation_rpm.known)
+			d->rotation_rpm = s->rotation_rpm;
+		if (!d->serial[0] && s->serial[0])
+			strtrimcpy(d->serial, sizeof d->serial, s->serial);
+		if (d->transport != TR_SATA && !s->health.known)
+			strlist_addf(&inv->notes, "%s: SCSI health: %s", d->name, s->health.reason);
 	}
 }
 
@@ -322,6 +407,7 @@ inventory_scan(struct inventory *inv, const struct inventory_opts *o)
 		strlist_addf(&inv->notes, "ATA queries: %s", strerror(-rc));
 	}
 	nvme_query_all(inv, o);
+	scsi_query_all(inv, o);
 	for (size_t i = 0; i < inv->n_drv; i++)
 		refresh_id(&inv->drv[i]);
 

@@ -15,6 +15,10 @@ enum ds_transport {
 	TR_ZRAM, TR_SCSI, TR_MMC, TR_IDE, TR_SIM,
 };
 const char *transport_name(enum ds_transport t);	/* "sata", "nvme", ... */
+struct drive;
+/* A drive whose health is its SCSI log pages: a SAS or SCSI disk, or a sim
+ * drive modelled as one (its scsi facts filled). */
+bool drive_scsi_class(const struct drive *d);
 
 /* Whether diskscope could open the device read-only. */
 enum ds_access {

@@ -15,6 +15,8 @@
 
 #define KELVIN 273
 
+_Static_assert(NVME_ST_LOG_ENTRIES == NVME_LOG_ST_MAX_RESULTS, "self-test log entries");
+
 static const char *const crit_names[] = {
 	"spare below threshold", "temperature threshold", "reliability degraded",
 	"read-only", "volatile memory backup failed", "persistent memory read-only",
@@ -205,6 +207,64 @@ nvme_health_from_errors(const struct nvme_error_log_page *e, size_t n, struct nv
 	}
 }
 
+static const char *const st_results[] = {
+	"completed without error", "aborted by a self-test command", "aborted by a controller reset",
+	"aborted: namespace removed", "aborted by a format", "failed: fatal or unknown error",
+	"failed: segment unknown", "failed: segment", "aborted: unknown reason",
+	"aborted by a sanitize",
+};
+
+const char *
+nvme_st_result_text(unsigned result)
+{
+	return result < sizeof st_results / sizeof st_results[0] ? st_results[result] : "reserved result";
+}
+
+const struct nvme_st_entry *
+nvme_st_failed(const struct nvme_info *n)
+{
+	if (!n->selftest_failed_at.known || n->selftest_failed_at.v >= n->n_selftest)
+		return NULL;
+	return &n->selftest_log[n->selftest_failed_at.v];
+}
+
+const char *
+nvme_st_where(const struct nvme_st_entry *e, char *buf, size_t n)
+{
+	char ns[40] = "";
+	if (e->nsid.known)
+		snprintf(ns, sizeof ns, " (namespace %llu)", (unsigned long long)e->nsid.v);
+	if (e->failing_lba.known)
+		snprintf(buf, n, "LBA %llu%s", (unsigned long long)e->failing_lba.v, ns);
+	else
+		snprintf(buf, n, "LBA not given%s", ns);
+	return buf;
+}
+
+/* One self-test result; dsts 0xf in bits 3:0 is an unused entry (false). */
+static bool
+selftest_entry(const struct nvme_st_result *r, struct nvme_st_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	if ((r->dsts & 0xf) == 0xf)
+		return false;
+	e->result = r->dsts & 0xf;
+	e->code = r->dsts >> 4;
+	e->segment = r->seg;
+	e->valid = r->vdi;
+	e->power_on_hours = le64toh(r->poh);
+	/* VDI: bit 0 NSID, 1 FLBA, 2 SCT, 3 SC valid */
+	if (r->vdi & NVME_ST_VALID_DIAG_INFO_NSID)
+		KNOWN_SET(e->nsid, le32toh(r->nsid));
+	if (r->vdi & NVME_ST_VALID_DIAG_INFO_FLBA)
+		KNOWN_SET(e->failing_lba, le64toh(r->flba));
+	if (r->vdi & NVME_ST_VALID_DIAG_INFO_SCT)
+		KNOWN_SET(e->sct, r->sct & 7);
+	if (r->vdi & NVME_ST_VALID_DIAG_INFO_SC)
+		KNOWN_SET(e->sc, r->sc);
+	return true;
+}
+
 void
 nvme_health_from_selftest(const struct nvme_self_test_log *l, struct nvme_info *out)
 {
@@ -220,6 +280,43 @@ nvme_health_from_selftest(const struct nvme_self_test_log *l, struct nvme_info *
 		KNOWN_SET(out->selftest_last_result, dsts & 0xf);
 		KNOWN_SET(out->selftest_last_code, dsts >> 4);
 	}
+	/* the whole log, newest first; the newest failed one (results 5..7:
+	 * a segment, an unknown segment or the namespace failed it) */
+	out->n_selftest = 0;
+	KNOWN_CLEAR(out->selftest_failed_at);
+	for (unsigned i = 0; i < NVME_ST_LOG_ENTRIES; i++) {
+		struct nvme_st_entry *e = &out->selftest_log[out->n_selftest];
+		if (!selftest_entry(&l->result[i], e))
+			continue;
+		if (!out->selftest_failed_at.known && e->result >= 5 && e->result <= 7)
+			KNOWN_SET(out->selftest_failed_at, out->n_selftest);
+		out->n_selftest++;
+	}
+}
+
+/* Every admin command here is bounded: a hung drive costs NVME_ADMIN_TIMEOUT_MS,
+ * not the kernel's default of 60 s per command (0 in libnvme's args). */
+static int
+identify_cns(int fd, enum nvme_identify_cns cns, __u32 nsid, void *data)
+{
+	struct nvme_identify_args a = {
+		.data = data, .args_size = sizeof a, .fd = fd, .timeout = NVME_ADMIN_TIMEOUT_MS,
+		.cns = cns, .csi = NVME_CSI_NVM, .nsid = nsid, .cntid = NVME_CNTLID_NONE,
+		.cns_specific_id = NVME_CNSSPECID_NONE, .uuidx = NVME_UUID_NONE,
+	};
+	return nvme_identify(&a);
+}
+
+static int
+get_log(int fd, enum nvme_cmd_get_log_lid lid, bool rae, __u32 len, void *log)
+{
+	struct nvme_get_log_args a = {
+		.log = log, .args_size = sizeof a, .fd = fd, .timeout = NVME_ADMIN_TIMEOUT_MS,
+		.lid = lid, .len = len, .nsid = NVME_NSID_ALL, .csi = NVME_CSI_NVM,
+		.lsi = NVME_LOG_LSI_NONE, .lsp = NVME_LOG_LSP_NONE, .uuidx = NVME_UUID_NONE,
+		.rae = rae,
+	};
+	return nvme_get_log_page(fd, NVME_LOG_PAGE_PDU_SIZE, &a);
 }
 
 /* libnvme answers the NVMe status (> 0), or -1 with errno. */
@@ -257,7 +354,7 @@ read_logs(int fd, const char *name, const char *save_dir, struct nvme_info *out)
 	struct nvme_error_log_page errs[16];
 	size_t n = out->error_log_capacity.v < 16 ? (size_t)out->error_log_capacity.v : 16;
 	memset(errs, 0, sizeof errs);
-	if (n && nvme_get_log_error(fd, (unsigned)n, true, errs) == 0)
+	if (n && get_log(fd, NVME_LOG_LID_ERROR, true, (__u32)(n * sizeof errs[0]), errs) == 0)
 		nvme_health_from_errors(errs, n, out);
 
 	if (!out->selftest_supported.v) {
@@ -267,12 +364,47 @@ read_logs(int fd, const char *name, const char *save_dir, struct nvme_info *out)
 	}
 	struct nvme_self_test_log st;
 	memset(&st, 0, sizeof st);
-	int rc = nvme_rc(nvme_get_log_device_self_test(fd, &st), "self-test log",
+	int rc = nvme_rc(get_log(fd, NVME_LOG_LID_DEVICE_SELF_TEST, false, sizeof st, &st), "self-test log",
 			 out->selftest_reason, sizeof out->selftest_reason);
 	if (rc == 0) {
 		nvme_health_from_selftest(&st, out);
 		save_page(save_dir, name, "selftest", &st, sizeof st);
 	}
+}
+
+static int
+read_ns(int fd, const char *name, const char *save_dir, struct nvme_info *out)
+{
+	struct nvme_id_ns ns;
+	memset(&ns, 0, sizeof ns);
+	errno = 0;
+	int rc = nvme_rc(identify_cns(fd, NVME_IDENTIFY_CNS_NS, (__u32)out->nsid.v, &ns),
+			 "identify namespace", out->reason, sizeof out->reason);
+	if (rc == 0) {
+		nvme_health_from_ns(&ns, out);
+		save_page(save_dir, name, "ns", &ns, sizeof ns);
+	}
+	return rc;
+}
+
+int
+nvme_ns_format_read(const char *path, struct nvme_info *out)
+{
+	memset(out, 0, sizeof *out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(out->reason, sizeof out->reason, "open %s: %s", path, strerror(e));
+		return -e;
+	}
+	__u32 nsid = 0;
+	int rc = nvme_rc(nvme_get_nsid(fd, &nsid), "namespace id", out->reason, sizeof out->reason);
+	if (rc == 0) {
+		out->nsid = known_u64_of(nsid);
+		rc = read_ns(fd, NULL, NULL, out);
+	}
+	close(fd);
+	return rc;
 }
 
 int
@@ -295,7 +427,7 @@ nvme_health_read(const char *path, const char *name, const char *save_dir,
 	struct nvme_id_ctrl ctrl;
 	memset(&ctrl, 0, sizeof ctrl);
 	errno = 0;
-	int rc = nvme_rc(nvme_identify_ctrl(fd, &ctrl), "identify controller", out->reason,
+	int rc = nvme_rc(identify_cns(fd, NVME_IDENTIFY_CNS_CTRL, NVME_NSID_NONE, &ctrl), "identify controller", out->reason,
 			 sizeof out->reason);
 	if (rc < 0) {
 		snprintf(out->health.reason, sizeof out->health.reason, "%s", out->reason);
@@ -305,22 +437,13 @@ nvme_health_read(const char *path, const char *name, const char *save_dir,
 	nvme_health_from_ctrl(&ctrl, out);
 	save_page(save_dir, name, "ctrl", &ctrl, sizeof ctrl);
 
-	if (out->nsid.known) {
-		struct nvme_id_ns ns;
-		memset(&ns, 0, sizeof ns);
-		char why[96];
-		errno = 0;
-		if (nvme_rc(nvme_identify_ns(fd, (__u32)out->nsid.v, &ns), "identify namespace",
-			    why, sizeof why) == 0) {
-			nvme_health_from_ns(&ns, out);
-			save_page(save_dir, name, "ns", &ns, sizeof ns);
-		}
-	}
+	if (out->nsid.known)
+		read_ns(fd, name, save_dir, out);
 
 	struct nvme_smart_log smart;
 	memset(&smart, 0, sizeof smart);
 	errno = 0;
-	if (nvme_rc(nvme_get_log_smart(fd, NVME_NSID_ALL, true, &smart), "health log",
+	if (nvme_rc(get_log(fd, NVME_LOG_LID_SMART, true, sizeof smart, &smart), "health log",
 		    out->health.reason, sizeof out->health.reason) == 0) {
 		nvme_health_from_smart(&smart, &out->health);
 		save_page(save_dir, name, "smart", &smart, sizeof smart);

@@ -19,6 +19,20 @@ struct nvme_error_log_page;
 struct nvme_self_test_log;
 
 #define NVME_HEALTH_LBAF_MAX 64
+#define NVME_ST_LOG_ENTRIES 20		/* results in the self-test log (06h) */
+/* The time limit of each identify and log read (libnvme's args .timeout):
+ * a hung drive must not take the kernel's 60 s per command. */
+#define NVME_ADMIN_TIMEOUT_MS 5000
+
+/* One self-test log result (newest first in nvme_info.selftest_log). */
+struct nvme_st_entry {
+	unsigned result;		/* DSTS bits 3:0: 0 no error, 1..4 aborted, 5..7 failed, 8..9 aborted */
+	unsigned code;			/* DSTS bits 7:4: 1 short, 2 extended, 0xe vendor */
+	unsigned segment;		/* the first segment that failed (result 7) */
+	unsigned valid;			/* VDI bits: 0 NSID, 1 failing LBA, 2 SCT, 3 SC */
+	uint64_t power_on_hours;	/* when it ended */
+	struct known_u64 nsid, failing_lba, sct, sc;	/* unknown where VDI says so */
+};
 
 /* Critical warning bits of the health log (byte 0). */
 enum nvme_crit_bit {
@@ -79,7 +93,18 @@ struct nvme_info {
 	char selftest_reason[64];	/* why unknown ("self-test not supported (OACS)") */
 	struct known_u64 selftest_current, selftest_percent;
 	struct known_u64 selftest_last_result, selftest_last_code;	/* DSTS bits 3:0, 7:4 */
+	/* the whole log: its used entries, newest first, and the index of the
+	 * newest failed one (result 5..7; unknown: none failed) */
+	struct nvme_st_entry selftest_log[NVME_ST_LOG_ENTRIES];
+	unsigned n_selftest;
+	struct known_u64 selftest_failed_at;
 };
+/* What a self-test result (DSTS bits 3:0) says ("completed without error"). */
+const char *nvme_st_result_text(unsigned result);
+/* The newest failed self-test result of n, NULL none (or the log unread). */
+const struct nvme_st_entry *nvme_st_failed(const struct nvme_info *n);
+/* "LBA 4660 (namespace 1)", "LBA not given" ... of e, in buf. */
+const char *nvme_st_where(const struct nvme_st_entry *e, char *buf, size_t n);
 
 /* ---- pure decoders (tests/unit/test_nvme.c) ---- */
 void nvme_health_from_ctrl(const struct nvme_id_ctrl *c, struct nvme_info *out);
@@ -95,4 +120,7 @@ void nvme_health_from_selftest(const struct nvme_self_test_log *l, struct nvme_i
  * there as NAME.nvme-{ctrl,ns,smart}.bin (NULL: not). */
 int nvme_health_read(const char *path, const char *name, const char *save_dir,
 		     struct nvme_info *out);
+/* Only the namespace (its id, size, LBA formats) of the block device at
+ * path: 0, or -errno with out->reason. */
+int nvme_ns_format_read(const char *path, struct nvme_info *out);
 #endif

@@ -26,6 +26,7 @@ struct scsi_health {
 	bool known;			/* at least one health page was read */
 	char reason[160];		/* why not, when !known */
 	char pages[96];			/* the supported log pages, "00 02 03 ..." ("" unread) */
+	char missing[64];		/* the health pages it lacks or did not answer, "05 15" */
 	struct known_i64 temperature_c, trip_temperature_c;	/* 0x0D */
 	/* error counters (0x02 write, 0x03 read, 0x05 verify): total corrected
 	 * (parameter 3) and uncorrected (parameter 6) */
@@ -61,6 +62,8 @@ struct scsi_info {
 	 * "sata" (ATA Information VPD 0x89 answered: an ATA drive behind SAT),
 	 * "" unknown */
 	char transport[16];
+	char transport_from[24];	/* who said it: "sas_host", "VPD 0x83", "libata", ... */
+	char protocol[12];		/* VPD 0x83 target port protocol ("sas", "fc"...), "" none */
 	struct known_bool sat;		/* VPD 0x89 present */
 	char sat_vendor[9];		/* SAT layer vendor (0x89 bytes 8..15) */
 	char serial[64];		/* VPD 0x80 */
@@ -69,6 +72,7 @@ struct scsi_info {
 	struct known_u64 form_factor;	/* VPD 0xB1 nominal form factor code */
 	struct known_u64 max_transfer_blocks, opt_transfer_blocks;	/* VPD 0xB0 */
 	struct known_bool lbp_unmap;	/* VPD 0xB2 LBPU */
+	struct known_bool lbp_enabled;	/* READ CAPACITY(16) LBPME (thin provisioned) */
 	/* READ CAPACITY(16) */
 	struct known_u64 lba_count;	/* returned LBA + 1 */
 	struct known_u64 logical_bytes;	/* logical block length */
@@ -78,7 +82,59 @@ struct scsi_info {
 	struct known_u64 protection_type;	/* P_TYPE + 1 when PROT_EN */
 	enum scsi_format format;
 	struct scsi_health health;
+	char sg_node[16];		/* its SCSI generic node, "/dev/sg2" ("" unknown) */
 };
+
+/* ---- the words list and the details panel show (scsi-text.c) ---- */
+enum scsi_line_level { SCSI_LINE_OK, SCSI_LINE_UNKNOWN, SCSI_LINE_WARN, SCSI_LINE_FAIL };
+struct scsi_line {
+	enum scsi_line_level level;
+	char text[400];
+};
+/* Up to 2 lines (max >= 2): the block format (a 520/528-byte one with the
+ * sg_format command for node, the sg node or the disk), rotation and
+ * temperature; the grown defects, uncorrected errors, informational
+ * exception and newest self-test.  Returns how many. */
+size_t scsi_text_lines(const struct scsi_info *s, const char *node, struct scsi_line *out,
+		       size_t max);
+
+/* ---- pure decoders over raw response bytes (tests/unit/test_scsi.c) ----
+ * Each returns 0, or -EINVAL when the bytes are not that page (too short, a
+ * different page code); what it does not see stays as it was. */
+int scsi_decode_inquiry(const uint8_t *p, size_t n, struct scsi_info *out);
+/* A VPD page: 0x80, 0x83, 0x89, 0xB0, 0xB1, 0xB2 (by its page code, p[1]);
+ * another page: -ENOTSUP. */
+int scsi_decode_vpd(const uint8_t *p, size_t n, struct scsi_info *out);
+/* READ CAPACITY(16) parameter data (32 bytes; 12 at least); sets format. */
+int scsi_decode_readcap16(const uint8_t *p, size_t n, struct scsi_info *out);
+/* A LOG SENSE page: 0x00, 0x02, 0x03, 0x05, 0x06, 0x0D, 0x0E, 0x10, 0x15,
+ * 0x2F (by its page code, p[0] bits 5:0); another page: -ENOTSUP.  Sets
+ * out->known for a health page. */
+int scsi_decode_log(const uint8_t *p, size_t n, struct scsi_health *out);
+/* READ DEFECT DATA's header: (10) 4 bytes, (12) 8 bytes (is12); the grown
+ * list count is its length over the descriptor size of the format the drive
+ * answered in. */
+int scsi_decode_defects(const uint8_t *p, size_t n, bool is12, struct scsi_health *out);
+/* The name of a SCSI protocol identifier ("fc", "spi", "srp", "iscsi",
+ * "sas", "ata", "uas", "sop", ...), "" reserved. */
+const char *scsi_protocol_name(unsigned id);
+/* The self-test result code's words ("completed", "failed in segment 1"...). */
+const char *scsi_selftest_result_text(uint64_t r);
+/* Whether the supported-pages list (0x00, read) names page pc. */
+bool scsi_health_has_page(const struct scsi_health *h, unsigned pc);
+
+/* Whether the drive says it is an ATA drive behind a SAT layer: the ATA
+ * Information VPD page (0x89) and the SAT vendor "ATA" in INQUIRY. */
+bool scsi_is_sat(const struct scsi_info *s);
+
+/* Read it all from the disk at path (its sd node, or the /dev/sg node;
+ * opened read-only): 0, or -errno with out->reason set.  Every command has
+ * a timeout of a few seconds.  save_dir: also write each raw response there
+ * as NAME.scsi-PAGE.bin (NULL: not).  An ATA drive behind SAT (scsi_is_sat)
+ * gets INQUIRY, VPD and READ CAPACITY only: its health is SMART's.
+ * out->transport and transport_from are kept (sysfs sets them first). */
+int scsi_info_read(const char *path, const char *name, const char *save_dir,
+		   struct scsi_info *out);
 
 /* "needs a low-level format to 512 before use", ... */
 const char *scsi_format_text(enum scsi_format f);

@@ -287,7 +287,7 @@ behind_sas_hba(const char *syspath)
 }
 
 static enum ds_transport
-decide_transport(const char *name, const char *dir, const struct drive *d)
+decide_transport(const char *name, const char *dir, struct drive *d)
 {
 	const char *sp = d->syspath;
 	bool ata_vendor = strcmp(d->vendor, "ATA") == 0;
@@ -305,20 +305,19 @@ decide_transport(const char *name, const char *dir, const struct drive *d)
 	/* SAS transport class: end devices hang off port-H:N (libsas or mpt*sas).
 	 * A SATA drive there still answers ATA (VPD 0x89, vendor "ATA"). */
 	if (strstr(sp, "/end_device-") || strstr(sp, "/port-"))
-		return (ata_vpd || ata_vendor || has_component(sp, "ata")) ? TR_SATA : TR_SAS;
+		return (ata_vpd || ata_vendor || has_component(sp, "ata")) ?
+		       scsi_transport_said(d, TR_SATA, "sata", "SAS end device, ATA") :
+		       scsi_transport_said(d, TR_SAS, "sas", "SAS end device");
 	if (has_component(sp, "ata"))
-		return TR_SATA;
+		return scsi_transport_said(d, TR_SATA, "sata", "libata");
 	if (has_component(sp, "virtio"))
 		return TR_VIRTIO;
 	if (strstr(sp, "/mmc_host/") || prefixed(name, "mmcblk"))
 		return TR_MMC;
 	if (prefixed(name, "hd") || has_component(sp, "ide"))
 		return TR_IDE;
-	if (strstr(sp, "/target") && has_component(sp, "host")) {
-		if (ata_vpd || ata_vendor)
-			return TR_SATA;
-		return behind_sas_hba(sp) ? TR_SAS : TR_SCSI;
-	}
+	if (strstr(sp, "/target") && has_component(sp, "host"))
+		return scsi_host_transport(dir, d, ata_vpd, ata_vendor, behind_sas_hba(sp));
 	return TR_UNKNOWN;
 }
 

@@ -8,4 +8,15 @@
  * (those appear as holders).  Fills every sysfs fact, partitions, holders,
  * mounts and the open check.  0 or -errno (root unreadable). */
 int sysfs_scan_drives(struct inventory *inv, const struct inventory_opts *o);
+
+/* (scsi-transport.c) Set d->scsi.transport ("sas", "fc", "sata", "" ...)
+ * and transport_from (who said it); returns t. */
+enum ds_transport scsi_transport_said(struct drive *d, enum ds_transport t, const char *what,
+				      const char *from);
+/* A disk on a SCSI host (dir its sysfs block directory): the host's
+ * transport class, then a SAT layer's vendor "ATA" (ata_vendor), VPD 0x83's
+ * protocol, the ATA Information page (ata_vpd), a SAS HBA's driver
+ * (sas_hba), in that order; else TR_SCSI with the transport unknown. */
+enum ds_transport scsi_host_transport(const char *dir, struct drive *d, bool ata_vpd,
+				      bool ata_vendor, bool sas_hba);
 #endif

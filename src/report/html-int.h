@@ -20,6 +20,22 @@ bool svg_hist_chart(FILE *f, const struct run_result *r, const char *target);
 /* Aggregate against ideal by drive count, over the steps that have an ideal. */
 bool svg_saturation_chart(FILE *f, const struct run_result *r);
 
+/* Several drives over several timed steps (saturate): each step's rate of
+ * its drives as a median line and a band, the steps one after another; it
+ * stands for the drives' own rate-over-time charts (svg_steps_wanted). */
+bool svg_steps_chart(FILE *f, const struct run_result *r);
+bool svg_steps_wanted(const struct run_result *r);
+
+/* An unknown value on the page. */
+#define DASH "—"
+/* s escaped, else the unknown word greyed. */
+void html_esc_or(FILE *f, const char *s, const char *unknown);
+/* An identity string (model, serial) in one unbreakable span. */
+void html_tokens(FILE *f, const char *s);
+/* html-table.c: every step's figures; one result table. */
+void html_steps_table(FILE *f, const struct run_result *r);
+void html_result_table(FILE *f, const struct result_table *t);
+
 /* Numbers for SVG coordinates: finite, short, locale-free. */
 void svg_num(FILE *f, double v);
 #endif

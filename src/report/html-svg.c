@@ -9,7 +9,7 @@
 #include "report/html.h"
 #include "report/html-int.h"
 
-#define W 540
+#define W 552		/* PX1 + room for half a last x label ("100 ms") */
 #define H 250
 #define PX0 56		/* plot area: x from PX0 to PX1, y from PY0 to PY1 */
 #define PX1 528
@@ -210,26 +210,43 @@ legend(FILE *f, const struct line *ls, size_t n)
 	fputs("</ul>", f);
 }
 
-/* A vertical mark at x (NAN: none), grey: not a line of data. */
+/* A vertical mark at x (NAN: none), grey: not a line of data; or, with
+ * dot, a point at (x, y) with its label (the drive's solo rate). */
 struct mark {
 	double x;
 	const char *label;
+	bool dot;
+	double y;
 };
 
 static void
 lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t n,
-	    struct axes *a, const char *xtitle, const char *ytitle, const struct mark *m)
+	    struct axes *a, const char *xtitle, const char *ytitle, const struct mark *m, const char *note)
 {
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < ls[i].n; j++)
 			if (isfinite(ls[i].x[j]) && isfinite(ls[i].y[j]))
 				ymax = fmax(ymax, ls[i].y[j]);
+	if (m && m->dot && isfinite(m->y))
+		ymax = fmax(ymax, m->y);
 	a->ymax = ymax > 0 ? ymax * 1.1 : 1;
 	frame_open(f, cls, title, a, xtitle, ytitle);
 	for (size_t i = 0; i < n; i++)
 		line_draw(f, a, &ls[i], palette[i % ARRAY_SIZE(palette)]);
-	if (m && isfinite(m->x)) {
+	if (m && m->dot && isfinite(m->x) && isfinite(m->y)) {
+		fputs("<g class=\"solo\"><circle r=\"4.5\" fill=\"#111\" cx=\"", f);
+		svg_num(f, fmin(fmax(ax_x(a, m->x), PX0 + 5), PX1));
+		fputs("\" cy=\"", f);
+		svg_num(f, ax_y(a, m->y));
+		fputs("\"/><text x=\"", f);
+		svg_num(f, fmin(fmax(ax_x(a, m->x), PX0 + 5), PX1) + 8);
+		fputs("\" y=\"", f);
+		svg_num(f, ax_y(a, m->y) + 4);
+		fputs("\">", f);
+		html_escape(f, m->label);
+		fputs("</text></g>\n", f);
+	} else if (m && isfinite(m->x)) {
 		fputs("<g class=\"mark\"><line x1=\"", f);
 		svg_num(f, ax_x(a, m->x));
 		fputs("\" x2=\"", f);
@@ -242,6 +259,11 @@ lines_chart(FILE *f, const char *cls, const char *title, struct line *ls, size_t
 	}
 	frame_close(f);
 	legend(f, ls, n);
+	if (note && note[0]) {
+		fputs("<p class=\"meta note\">", f);
+		html_escape(f, note);
+		fputs("</p>", f);
+	}
 	fputs("</figure>\n", f);
 }
 
@@ -296,13 +318,184 @@ line_alloc(struct line *l, size_t n)
 	return l->x && l->y ? 0 : -1;
 }
 
+/* The step-by-step chart stands for the drives' rate-over-time lines when
+ * a run reads several drives over several timed steps (saturate): every
+ * step's own series, not crossing the drive. */
+static bool
+step_timed(const struct step_result *s)
+{
+	for (size_t i = 0; i < s->n_res; i++)
+		if (!s->failed && s->res[i].series.n >= 2 && !series_positional(&s->res[i].series) &&
+		    known_f(s->res[i].series.mbps, s->res[i].series.n) >= 2)
+			return true;
+	return false;
+}
+
+bool
+svg_steps_wanted(const struct run_result *r)
+{
+	size_t timed = 0, multi = 0;
+	for (size_t i = 0; i < r->n_steps; i++)
+		if (step_timed(&r->steps[i])) {
+			timed++;
+			multi += r->steps[i].n_res > 1;
+		}
+	return timed >= 3 && multi >= 1;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sample j of step s over its drives: the median, slowest and fastest. */
+static size_t
+step_sample(const struct step_result *s, size_t j, double *v, double *med, double *lo, double *hi)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_res; i++) {
+		const struct saved_series *ss = &s->res[i].series;
+		if (j < ss->n && ss->mbps && isfinite(ss->mbps[j]) && !series_positional(ss))
+			v[k++] = ss->mbps[j];
+	}
+	if (!k)
+		return 0;
+	qsort(v, k, sizeof *v, cmp_dbl);
+	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*lo = v[0];
+	*hi = v[k - 1];
+	return k;
+}
+
+bool
+svg_steps_chart(FILE *f, const struct run_result *r)
+{
+	if (!svg_steps_wanted(r))
+		return false;
+	size_t most = 1, nl = 0;
+	double tend = 0, ymax = 0, med, lo, hi;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct step_result *s = &r->steps[i];
+		most = s->n_res > most ? s->n_res : most;
+		if (!step_timed(s))
+			continue;
+		size_t m = 0;
+		for (size_t t = 0; t < s->n_res; t++)
+			m = s->res[t].series.n > m ? s->res[t].series.n : m;
+		tend += m * s->res[0].series.interval_ms / 1000.0;
+		nl++;
+	}
+	double *v = calloc(most, sizeof *v);
+	struct line *ls = calloc(nl ? nl : 1, sizeof *ls);
+	double *t0 = calloc(nl ? nl : 1, sizeof *t0);
+	bool drawn = false;
+	size_t k = 0;
+	double off = 0;
+	if (!v || !ls || !t0)
+		goto out;
+	for (size_t i = 0; i < r->n_steps && k < nl; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (!step_timed(s))
+			continue;
+		size_t m = 0;
+		for (size_t t = 0; t < s->n_res; t++)
+			m = s->res[t].series.n > m ? s->res[t].series.n : m;
+		double iv = s->res[0].series.interval_ms / 1000.0;
+		struct line *l = &ls[k];
+		if (line_alloc(l, m))
+			goto out;
+		*l = (struct line){ s->label[0] ? s->label : "step", "", s->index, "median", l->x, l->y, m, false };
+		for (size_t j = 0; j < m; j++) {
+			l->x[j] = off + (j + 1) * iv;
+			l->y[j] = step_sample(s, j, v, &med, &lo, &hi) ? med : NAN;
+			if (isfinite(l->y[j]))
+				ymax = fmax(ymax, hi);
+		}
+		t0[k++] = off;
+		off += m * iv;
+	}
+	struct axes a = { .x0 = 0, .x1 = tend > 0 ? tend : 1, .ymax = ymax > 0 ? ymax * 1.1 : 1 };
+	frame_open(f, "rate-steps", "Rate over time, step by step: each drive's rate (median line, slowest to fastest band)",
+		   &a, "time (s), the steps one after another", "MB/s per drive");
+	k = 0;
+	for (size_t i = 0; i < r->n_steps && k < nl; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (!step_timed(s))
+			continue;
+		/* the band: fastest forwards, slowest back */
+		const struct line *l = &ls[k];
+		fprintf(f, "<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.25\" points=\"", palette[0]);
+		for (int back = 0; back < 2; back++)
+			for (size_t jj = 0; jj < l->n; jj++) {
+				size_t j = back ? l->n - 1 - jj : jj;
+				if (!step_sample(s, j, v, &med, &lo, &hi))
+					continue;
+				svg_num(f, ax_x(&a, l->x[j]));
+				fputc(',', f);
+				svg_num(f, ax_y(&a, back ? lo : hi));
+				fputc(' ', f);
+			}
+		fputs("\"/>\n", f);
+		line_draw(f, &a, l, palette[0]);
+		fputs("<g class=\"mark\"><line x1=\"", f);
+		svg_num(f, ax_x(&a, t0[k]));
+		fputs("\" x2=\"", f);
+		svg_num(f, ax_x(&a, t0[k]));
+		fprintf(f, "\" y1=\"%d\" y2=\"%d\"/><text font-size=\"10\" x=\"", PY0 + 2, PY1 - 2);
+		svg_num(f, ax_x(&a, t0[k]) + 3);
+		fprintf(f, "\" y=\"%d\">", PY0 + 12 + (int)(k % 2) * 12);
+		html_escape(f, l->label);
+		fputs("</text></g>\n", f);
+		k++;
+	}
+	frame_close(f);
+	fputs("<p class=\"meta note\">One segment per step, labelled with its drives; the line is the median"
+	      " drive's rate, the band from the slowest to the fastest drive.</p></figure>\n", f);
+	drawn = true;
+out:
+	if (ls)
+		lines_free(ls, nl);	/* calloc'd: the ones not reached hold NULL */
+	free(v);
+	free(t0);
+	return drawn;
+}
+
+/* Rate by position of target, saying which curve is the drive's own: own
+ * lines read alone, shared ones with other drives; the solo samples' mean
+ * (solo_rate at solo_pos, NAN none) a dot when no own line crosses it. */
+static void
+rate_pos_chart(FILE *f, const char *target, struct line *pos, size_t np, size_t own, size_t shared,
+	       double solo_pos, double solo_rate)
+{
+	struct axes a = { .x0 = 0, .x1 = 100 };
+	char title[160], ml[64], note[400];
+	snprintf(title, sizeof title, "Rate by position: %s", target);
+	struct mark m = { NAN, "", false, NAN };
+	if (isfinite(solo_rate) && !own) {
+		m = (struct mark){ solo_pos * 100, ml, true, solo_rate };
+		snprintf(ml, sizeof ml, "alone: %.1f MB/s", m.y);
+	}
+	snprintf(note, sizeof note, "%s%s%s", own ? "Solid: the drive read alone, its own curve. " : "",
+		 m.dot ? "The dot: its solo samples, read alone (their mean, where they were read). " : "",
+		 shared ? "Dashed: read together with other drives, a rate set by their shared controller"
+			  " and link, not by this drive." : "");
+	lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", &m, note);
+}
+
 bool
 svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double capacity)
 {
 	size_t ns = r->n_steps;
 	struct line *pos = calloc(ns + 1, sizeof *pos), *tim = calloc(ns + 1, sizeof *tim);
-	size_t np = 0, nt = 0;
+	size_t np = 0, nt = 0, shared = 0, own = 0;
 	double tmax = 0;
+	/* the drive's solo samples that stay in one place (triage's first
+	 * seconds): their mean, a point on the position chart */
+	double solo_sum = 0, solo_pos = 0;
+	size_t solo_n = 0;
+	char labels[64][96];	/* "quick read, all drives (with 7 others)" */
 	bool drawn = false;
 
 	if (!pos || !tim)
@@ -327,6 +520,16 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			continue;
 		}
 		const char *label = s->label[0] ? s->label : "step";
+		/* read together with others, its rate is the controller's share:
+		 * drawn dashed, and said; alone it is the drive's own curve */
+		size_t with = s->active.n ? s->active.n : s->n_res;
+		bool dash = with > 1;
+		if (dash && np < ARRAY_SIZE(labels)) {
+			snprintf(labels[np], sizeof labels[np], "%s (shared with %zu other drive%s)", label, with - 1,
+				 with == 2 ? "" : "s");
+		} else if (np < ARRAY_SIZE(labels))
+			snprintf(labels[np], sizeof labels[np], "%s (this drive alone)", label);
+		const char *plabel = np < ARRAY_SIZE(labels) ? labels[np] : label;
 		if (t->by_pos.n && known_f(t->by_pos.mbps, t->by_pos.n) >= 2) {
 			/* slices of [start, end) bytes; as % of the drive */
 			struct line *l = &pos[np];
@@ -334,7 +537,9 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			if (cap <= 0 || line_alloc(l, t->by_pos.n))
 				continue;
 			np++;
-			*l = (struct line){ label, target, s->index, "by_position", l->x, l->y, l->n, false };
+			*l = (struct line){ plabel, target, s->index, "by_position", l->x, l->y, l->n, dash };
+			shared += dash;
+			own += !dash;
 			double w = (double)(t->by_pos.end - t->by_pos.start) / t->by_pos.n;
 			for (size_t j = 0; j < l->n; j++) {
 				l->x[j] = ((double)t->by_pos.start + (j + 0.5) * w) / cap * 100;
@@ -345,11 +550,19 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 			struct line *l = p ? &pos[np] : &tim[nt];
 			if (line_alloc(l, t->series.n))
 				continue;
-			*l = (struct line){ label, target, s->index, "series", l->x, l->y, l->n, false };
-			if (p)
+			*l = (struct line){ p ? plabel : label, target, s->index, "series", l->x, l->y, l->n, p && dash };
+			if (p) {
 				np++;
-			else
+				shared += dash;
+				own += !dash;
+			} else
 				nt++;
+			for (size_t j = 0; !p && !dash && j < l->n; j++)
+				if (isfinite(t->series.mbps[j]) && t->series.pos && isfinite(t->series.pos[j])) {
+					solo_sum += t->series.mbps[j];
+					solo_pos += t->series.pos[j];
+					solo_n++;
+				}
 			for (size_t j = 0; j < l->n; j++) {
 				l->x[j] = p ? t->series.pos[j] * 100.0 : (j + 1) * t->series.interval_ms / 1000.0;
 				l->y[j] = t->series.mbps[j];
@@ -359,17 +572,18 @@ svg_rate_charts(FILE *f, const struct run_result *r, const char *target, double 
 		}
 	}
 	if (np) {
-		struct axes a = { .x0 = 0, .x1 = 100 };
-		char title[160];
-		snprintf(title, sizeof title, "Rate by position: %s", target);
-		lines_chart(f, "rate-pos", title, pos, np, &a, "position (% of the drive)", "MB/s", NULL);
+		rate_pos_chart(f, target, pos, np, own, shared, solo_n ? solo_pos / solo_n : NAN,
+			       solo_n ? solo_sum / solo_n : NAN);
 		drawn = true;
 	}
-	if (nt) {
+	if (nt && svg_steps_wanted(r)) {	/* not as spaghetti: the run's step-by-step chart */
+		fprintf(f, "<p class=\"meta\">Rate over time in %zu steps: see the run's step-by-step chart.</p>\n", nt);
+		drawn = true;
+	} else if (nt) {
 		struct axes a = { .x0 = 0, .x1 = tmax > 0 ? tmax : 1 };
 		char title[160];
 		snprintf(title, sizeof title, "Rate over time: %s", target);
-		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s", NULL);
+		lines_chart(f, "rate-time", title, tim, nt, &a, "time (s)", "MB/s", NULL, NULL);
 		drawn = true;
 	}
 	if (drawn && skipped)
@@ -491,7 +705,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 		k++;
 	}
 	struct axes a = { .x0 = 0, .x1 = (double)maxd };
-	struct mark m = { NAN, "knee" };
+	struct mark m = { NAN, "knee", false, NAN };
 	char knee[32];
 	for (size_t i = 0; i < r->n_verdicts; i++)
 		if (r->verdicts[i].knee_drives > 0) {	/* only a saturation verdict has a knee */
@@ -500,7 +714,7 @@ svg_saturation_chart(FILE *f, const struct run_result *r)
 			m.label = knee;
 		}
 	lines_chart(f, "saturation", "Saturation: aggregate against ideal by drive count", ls, 2, &a,
-		    "drives", "MB/s", &m);
+		    "drives", "MB/s", &m, NULL);
 	drawn = true;
 out:
 	free(ls[0].x);

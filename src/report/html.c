@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -13,7 +14,6 @@
 #include "report/html.h"
 #include "report/html-int.h"
 
-#define DASH "—"
 
 static const char css[] =
 	"body{font:14px/1.4 sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:1140px;padding:12px 20px}\n"
@@ -28,19 +28,23 @@ static const char css[] =
 	"ul.verdicts>li.v-pass{border-color:#2b8a3e}ul.verdicts>li.v-warn{border-color:#c77700}ul.verdicts>li.v-fail{border-color:#c92a2a}\n"
 	"ul.evidence{margin:3px 0 0 1em;padding-left:1em;color:#333;font-size:13px}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:10px}.charts>p{flex-basis:100%;margin:0}figure.chart{margin:0;break-inside:avoid}\n"
-	"figcaption{font-weight:bold;font-size:13px}\n"
+	"figcaption{font-weight:bold;font-size:13px}figure.chart p.note{max-width:540px;margin:2px 0 0 10px;font-size:12px}\n"
 	"svg{display:block;font:11px sans-serif}svg rect.plot{fill:#fff}svg rect.frame{fill:none;stroke:#555a60;stroke-width:3}\n"
 	"svg .grid line{stroke:#e2e4e8;stroke-width:1}svg .mark line{stroke:#777;stroke-dasharray:3 3}svg .mark text{fill:#555}svg .ticks text,svg text.axis{fill:#333}\n"
 	"svg g.series polyline{fill:none;stroke-width:1.6;stroke-linejoin:round}svg g.series rect{stroke:none}\n"
 	"ul.legend{list-style:none;padding:0;margin:2px 0 0 56px;font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;max-width:480px}\n"
 	".swatch{display:inline-block;width:14px;height:4px;margin-right:5px;vertical-align:middle}\n"
 	"section.drive{border-top:1px solid #bbb;margin-top:18px}\n"
-	".meta{color:#555}\n"
-	"@page{size:A4;margin:12mm}\n"
+	".meta{color:#555}.tok{white-space:nowrap}\n"
+	"table.wrapped{font-size:12px}table.wrapped th,table.wrapped td{padding:2px 4px}\n"
+	"table.wrapped tbody.row td.wrap{border-top:none;padding-left:2em}\n"
+	"table.wrapped tbody.row tr:first-child td{border-bottom:none}table.wrapped th.wrap{padding-left:2em}\n"
+	"@page{size:A4;margin:12mm}@page wide{size:A4 landscape;margin:12mm}\n"
 	"@media print{body{max-width:none;padding:0;background:#fff;color:#000;font-size:12px}"
-	"table.result,table.steps{font-size:10px}table.result td{overflow-wrap:anywhere}"
+	"table.result,table.steps,table.summary{font-size:9px}th,td{padding:1px 3px}"
+	"table.wrapped{page:wide;font-size:9px}table.wrapped tbody.row{break-inside:avoid}"
 	"figure.chart svg{width:330px;height:auto}ul.legend{margin-left:34px;max-width:300px}"
-	"section.drive,section.run+section.run{break-before:page}h2,h3{break-after:avoid}"
+	"section.drive,section.run{break-before:page}header+section.run{break-before:auto}h2,h3{break-after:avoid}"
 	"table{break-inside:auto}tr{break-inside:avoid}th{background:#eee}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
@@ -102,11 +106,31 @@ html_escape(FILE *f, const char *s)
 	}
 }
 
-static void
-esc_or(FILE *f, const char *s, const char *unknown)
+void
+html_esc_or(FILE *f, const char *s, const char *unknown)
 {
 	if (s && s[0])
 		html_escape(f, s);
+	else
+		fprintf(f, "<span class=\"unknown\">%s</span>", unknown);
+}
+
+/* Identity strings (a model, a serial, a WWN, a port) are not broken:
+ * "WD-WCC4ESIM0000" stays whole (a browser would break after its hyphen);
+ * ATA bounds them (40 characters a model, 20 a serial). */
+void
+html_tokens(FILE *f, const char *s)
+{
+	fputs("<span class=\"tok\">", f);
+	html_escape(f, s);
+	fputs("</span>", f);
+}
+
+static void
+tok_or(FILE *f, const char *s, const char *unknown)
+{
+	if (s && s[0])
+		html_tokens(f, s);
 	else
 		fprintf(f, "<span class=\"unknown\">%s</span>", unknown);
 }
@@ -236,7 +260,16 @@ static void
 kv_row(FILE *f, const char *k, const char *v)
 {
 	fprintf(f, "<tr><th>%s</th><td>", k);
-	esc_or(f, v, "unknown");
+	html_esc_or(f, v, "unknown");
+	fputs("</td></tr>\n", f);
+}
+
+/* A row of identity tokens (model, serial): broken at spaces only. */
+static void
+kv_tok_row(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "<tr><th>%s</th><td>", k);
+	tok_or(f, v, "unknown");
 	fputs("</td></tr>\n", f);
 }
 
@@ -300,33 +333,125 @@ run_header(FILE *f, const struct run_result *r)
 }
 
 static void
+evidence_list(FILE *f, const struct verdict *v)
+{
+	if (!v->evidence.n)
+		return;
+	fputs("<ul class=\"evidence\">", f);
+	for (size_t j = 0; j < v->evidence.n; j++) {
+		fputs("<li>", f);
+		html_escape(f, v->evidence.v[j]);
+		fputs("</li>", f);
+	}
+	fputs("</ul>", f);
+}
+
+static bool
+has_line(const struct verdict *v, const char *line)
+{
+	for (size_t j = 0; j < v->evidence.n; j++)
+		if (!strcmp(v->evidence.v[j], line))
+			return true;
+	return false;
+}
+
+/* PASS verdicts of one kind about drives (8 healthy drives of a triage)
+ * say mostly the same: one block, the lines every one of them has once,
+ * then one line per drive with what is its own. */
+static bool
+groupable(const struct run_result *r, const struct verdict *v)
+{
+	return v->level == VL_PASS && !v->tally && verdict_of_any(r, v);
+}
+
+static void
+verdict_group(FILE *f, const struct run_result *r, size_t first, bool *done)
+{
+	const struct verdict *v0 = &r->verdicts[first];
+	size_t n = 0;
+	for (size_t i = first; i < r->n_verdicts; i++)
+		n += !done[i] && groupable(r, &r->verdicts[i]) && !strcmp(r->verdicts[i].kind, v0->kind);
+	fprintf(f, "<li class=\"v-pass group\">");
+	level_badge(f, v0);
+	fputs(" <b>", f);
+	html_escape(f, v0->kind);
+	fprintf(f, "</b>: %zu drives pass", n);
+	bool *common = calloc(v0->evidence.n ? v0->evidence.n : 1, sizeof *common);
+	size_t nc = 0;
+	for (size_t j = 0; common && j < v0->evidence.n; j++) {
+		common[j] = true;
+		for (size_t i = first + 1; i < r->n_verdicts && common[j]; i++)
+			if (!done[i] && groupable(r, &r->verdicts[i]) && !strcmp(r->verdicts[i].kind, v0->kind))
+				common[j] = has_line(&r->verdicts[i], v0->evidence.v[j]);
+		nc += common[j];
+	}
+	if (nc) {
+		fputs("; each of them:", f);
+		fputs("<ul class=\"evidence\">", f);
+		for (size_t j = 0; j < v0->evidence.n; j++)
+			if (common[j]) {
+				fputs("<li>", f);
+				html_escape(f, v0->evidence.v[j]);
+				fputs("</li>", f);
+			}
+		fputs("</ul>", f);
+	}
+	fputs("<ul class=\"evidence per-drive\">", f);
+	for (size_t i = first; i < r->n_verdicts; i++) {
+		const struct verdict *v = &r->verdicts[i];
+		if (done[i] || !groupable(r, v) || strcmp(v->kind, v0->kind))
+			continue;
+		done[i] = true;
+		fputs("<li>", f);
+		html_escape(f, v->text);
+		bool sep = false;
+		for (size_t j = 0; j < v->evidence.n; j++) {
+			bool shared = false;
+			for (size_t c = 0; common && c < v0->evidence.n && !shared; c++)
+				shared = common[c] && !strcmp(v0->evidence.v[c], v->evidence.v[j]);
+			if (shared)
+				continue;
+			fputs(sep ? "; " : " — ", f);
+			sep = true;
+			html_escape(f, v->evidence.v[j]);
+		}
+		fputs("</li>", f);
+	}
+	fputs("</ul></li>\n", f);
+	free(common);
+}
+
+static void
 verdict_list(FILE *f, const struct run_result *r)
 {
 	if (!r->n_verdicts) {
 		fputs("<p class=\"unknown\">no verdicts</p>\n", f);
 		return;
 	}
+	bool *done = calloc(r->n_verdicts, sizeof *done);
 	fputs("<ul class=\"verdicts\">\n", f);
 	for (size_t i = 0; i < r->n_verdicts; i++) {
 		const struct verdict *v = &r->verdicts[i];
+		if (done && done[i])
+			continue;
+		size_t same = 0;
+		for (size_t k = i; done && k < r->n_verdicts; k++)
+			same += groupable(r, &r->verdicts[k]) && !strcmp(r->verdicts[k].kind, v->kind);
+		if (done && groupable(r, v) && same >= 2) {
+			verdict_group(f, r, i, done);
+			continue;
+		}
 		fprintf(f, "<li class=\"v-%s\">", verdict_level_name(v->level));
 		level_badge(f, v);
 		fputs(" <b>", f);
 		html_escape(f, v->kind);
 		fputs("</b>: ", f);
 		html_escape(f, v->text);
-		if (v->evidence.n) {
-			fputs("<ul class=\"evidence\">", f);
-			for (size_t j = 0; j < v->evidence.n; j++) {
-				fputs("<li>", f);
-				html_escape(f, v->evidence.v[j]);
-				fputs("</li>", f);
-			}
-			fputs("</ul>", f);
-		}
+		evidence_list(f, v);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
+	free(done);
 }
 
 static void
@@ -334,10 +459,10 @@ ident_table(FILE *f, const struct target_ident *id)
 {
 	char b[96];
 	fputs("<table class=\"kv ident\">\n", f);
-	kv_row(f, "model", id ? id->model : NULL);
-	kv_row(f, "serial", id ? id->serial : NULL);
-	kv_row(f, "WWN", id ? id->wwn : NULL);
-	kv_row(f, "firmware", id ? id->firmware : NULL);
+	kv_tok_row(f, "model", id ? id->model : NULL);
+	kv_tok_row(f, "serial", id ? id->serial : NULL);
+	kv_tok_row(f, "WWN", id ? id->wwn : NULL);
+	kv_tok_row(f, "firmware", id ? id->firmware : NULL);
 	b[0] = 0;
 	if (id && id->capacity.known)
 		bytes_text(id->capacity.v, b, sizeof b);
@@ -351,76 +476,8 @@ ident_table(FILE *f, const struct target_ident *id)
 	if (b[0] && id->sector_source[0])
 		strncat(b, ")", sizeof b - strlen(b) - 1);
 	kv_row(f, "sector sizes", b);
-	kv_row(f, "controller", id ? id->controller : NULL);
-	kv_row(f, "port", id ? id->port : NULL);
-	fputs("</table>\n", f);
-}
-
-/* Every step's figures for every target, as `run` prints them. */
-static void
-steps_table(FILE *f, const struct run_result *r)
-{
-	fputs("<table class=\"steps\"><caption>Steps</caption>\n<tr><th>step</th><th>what</th><th>target</th>"
-	      "<th>MB/s</th><th>IOPS</th><th>p99 latency</th><th>errors</th><th>note</th></tr>\n", f);
-	for (size_t i = 0; i < r->n_steps; i++) {
-		const struct step_result *s = &r->steps[i];
-		for (size_t j = 0; j < s->n_res; j++) {
-			const struct target_result *t = &s->res[j];
-			fprintf(f, "<tr><td class=\"n\">%u</td><td>", s->index);
-			esc_or(f, s->label, DASH);
-			fputs("</td><td>", f);
-			html_escape(f, t->target);
-			if (t->ios)
-				fprintf(f, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.0f</td>", t->mbps, t->iops);
-			else
-				fputs("</td><td class=\"n\">" DASH "</td><td class=\"n\">" DASH "</td>", f);
-			if (t->lat.known)
-				fprintf(f, "<td class=\"n\">%.2f ms</td>", t->lat.p99 / 1000);
-			else
-				fputs("<td class=\"n\">" DASH "</td>", f);
-			fprintf(f, "<td class=\"n\">%" PRIu64 "</td><td>", t->err.count);
-			html_escape(f, t->note);
-			fputs("</td></tr>\n", f);
-		}
-	}
-	fputs("</table>\n", f);
-}
-
-static void
-result_table(FILE *f, const struct result_table *t)
-{
-	char b[256];
-	fputs("<table class=\"result\" data-name=\"", f);
-	html_escape(f, t->name);
-	fputs("\"><caption>", f);
-	esc_or(f, t->title[0] ? t->title : t->name, DASH);
-	fputs("</caption>\n<tr>", f);
-	for (size_t c = 0; c < t->n_cols; c++) {
-		fputs("<th>", f);
-		html_escape(f, t->cols[c].title[0] ? t->cols[c].title : t->cols[c].name);
-		if (t->cols[c].unit[0] && strcmp(t->cols[c].unit, "%")) {
-			fputs(" (", f);
-			html_escape(f, t->cols[c].unit);
-			fputs(")", f);
-		}
-		fputs("</th>", f);
-	}
-	fputs("</tr>\n", f);
-	for (size_t row = 0; row < t->n_rows; row++) {
-		fputs("<tr>", f);
-		for (size_t c = 0; c < t->n_cols; c++) {
-			const struct result_cell *cell = &t->cells[row * t->n_cols + c];
-			fputs(t->cols[c].type == COL_STR ? "<td>" : "<td class=\"n\">", f);
-			if (!cell_known(cell))
-				fputs("<span class=\"unknown\">" DASH "</span>", f);
-			else {
-				table_cell_text(t, row, c, b, sizeof b);
-				html_escape(f, b);
-			}
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
+	kv_tok_row(f, "controller", id ? id->controller : NULL);
+	kv_tok_row(f, "port", id ? id->port : NULL);
 	fputs("</table>\n", f);
 }
 
@@ -440,7 +497,7 @@ drive_section(FILE *f, const struct run_result *r, size_t ri, size_t i)
 		html_escape(f, id->model);
 	}
 	fputs("</h3>\n", f);
-	if (v) {
+	if (v && verdict_of(v, t)) {	/* the run's verdict: once, in Verdicts */
 		fputs("<p>", f);
 		html_escape(f, v->text);
 		fputs("</p>\n", f);
@@ -459,21 +516,27 @@ static void
 run_section(FILE *f, const struct run_result *r, size_t ri)
 {
 	fprintf(f, "<section class=\"run\" id=\"r%zu\">\n<h2>", ri);
-	esc_or(f, r->test, "unknown test");
+	html_esc_or(f, r->test, "unknown test");
 	fputs(" <span class=\"meta\">run ", f);
-	esc_or(f, r->run_id, "unknown");
+	html_esc_or(f, r->run_id, "unknown");
 	fputs("</span></h2>\n", f);
 	run_header(f, r);
-	fputs("<h3>Verdicts</h3>\n", f);
-	verdict_list(f, r);
-	if (r->n_steps > 1)
+	/* the charts first; the verdicts' evidence after (the summary leads
+	 * with every drive's verdict) */
+	if (r->n_steps > 1) {
+		fputs("<div class=\"charts\">\n", f);
 		svg_saturation_chart(f, r);
+		svg_steps_chart(f, r);
+		fputs("</div>\n", f);
+	}
 	for (size_t i = 0; i < drive_count(r); i++)
 		drive_section(f, r, ri, i);
+	fputs("<h3>Verdicts</h3>\n", f);
+	verdict_list(f, r);
 	fputs("<section class=\"tables\">\n<h3>Results</h3>\n", f);
-	steps_table(f, r);
+	html_steps_table(f, r);
 	for (size_t i = 0; i < r->n_tables; i++)
-		result_table(f, &r->tables[i]);
+		html_result_table(f, &r->tables[i]);
 	if (r->notes.n) {
 		fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n", f);
 		for (size_t i = 0; i < r->notes.n; i++) {
@@ -486,20 +549,62 @@ run_section(FILE *f, const struct run_result *r, size_t ri)
 	fputs("</section>\n</section>\n", f);
 }
 
+/* The summary's reason: its first clause, before a "; " or " (" (the whole
+ * sentence is in the run's verdicts), so a drive is one line of the
+ * one-page summary. */
+static void
+reason_short(FILE *f, const char *s)
+{
+	const char *e = strstr(s, "; "), *p = strstr(s, " (");
+	if (p && p - s >= 12 && (!e || p < e))
+		e = p;	/* "alone: 149.9 MB/s, 100 % of its peers' median (8 on the bench, ...)" */
+	if (!e || e - s < 12) {
+		html_escape(f, s);
+		return;
+	}
+	char b[512];
+	snprintf(b, sizeof b, "%.*s", (int)(e - s < (int)sizeof b - 1 ? e - s : (int)sizeof b - 1), s);
+	html_escape(f, b);
+	fputs(" …", f);
+}
+
+/* "14 drives: 9 pass, 2 warn, 2 fail, 1 info" over every run. */
+static void
+summary_counts(FILE *f, const struct run_result *const *runs, size_t n)
+{
+	size_t c[5] = { 0 }, all = 0;	/* none, pass, warn, fail, info */
+	for (size_t ri = 0; ri < n; ri++)
+		for (size_t i = 0; i < drive_count(runs[ri]); i++) {
+			const struct verdict *v = drive_verdict(runs[ri], drive_name(runs[ri], i));
+			c[!v ? 0 : v->level == VL_PASS ? 1 : v->level == VL_WARN ? 2 : v->level == VL_FAIL ? 3 : 4]++;
+			all++;
+		}
+	fprintf(f, "<p class=\"counts\"><b>%zu drive%s</b>: %zu pass, %zu warn, %zu fail", all, all == 1 ? "" : "s",
+		c[1], c[2], c[3]);
+	if (c[4])
+		fprintf(f, ", %zu info (a run-wide result)", c[4]);
+	if (c[0])
+		fprintf(f, ", %zu without a verdict", c[0]);
+	fputs("</p>\n", f);
+}
+
 /* Every drive of every run: its verdict and first reason. */
 static void
 summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 {
-	fputs("<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th>test</th><th>run</th><th>drive</th>"
+	fputs("<h2>Summary</h2>\n", f);
+	summary_counts(f, runs, n);
+	fputs("<table class=\"summary\">\n<tr><th>test</th><th>run</th><th>drive</th>"
 	      "<th>model</th><th>serial</th><th>verdict</th><th>first reason</th></tr>\n", f);
 	for (size_t ri = 0; ri < n; ri++) {
 		const struct run_result *r = runs[ri];
+		const struct verdict *said = NULL;	/* the run's verdict, said on its first row */
 		for (size_t i = 0; i < drive_count(r); i++) {
 			const char *t = drive_name(r, i);
 			const struct target_ident *id = drive_ident(r, i);
 			const struct verdict *v = drive_verdict(r, t);
 			fputs("<tr><td>", f);
-			esc_or(f, r->test, "unknown");
+			html_esc_or(f, r->test, "unknown");
 			fputs("</td><td>", f);
 			if (r->run_id[0])
 				fprintf(f, "%.8s", r->run_id);	/* hex: nothing to escape */
@@ -508,13 +613,20 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 			fprintf(f, "</td><td><a href=\"#d%zu-%zu\">", ri, i);
 			html_escape(f, t);
 			fputs("</a></td><td>", f);
-			esc_or(f, id ? id->model : NULL, "unknown");
+			tok_or(f, id ? id->model : NULL, "unknown");
 			fputs("</td><td>", f);
-			esc_or(f, id ? id->serial : NULL, "unknown");
+			tok_or(f, id ? id->serial : NULL, "unknown");
 			fputs("</td><td>", f);
 			level_badge(f, v);
 			fputs("</td><td>", f);
-			esc_or(f, v ? first_reason(v, t) : NULL, DASH);
+			if (v && v == said)
+				fputs("<span class=\"meta\">the run's verdict, as above</span>", f);
+			else if (v)
+				reason_short(f, first_reason(v, t));
+			else
+				html_esc_or(f, NULL, DASH);
+			if (v && !verdict_of(v, t))
+				said = v;
 			fputs("</td></tr>\n", f);
 		}
 	}
@@ -524,35 +636,73 @@ summary_table(FILE *f, const struct run_result *const *runs, size_t n)
 void
 html_report_print(FILE *f, const struct run_result *const *runs, size_t n)
 {
+	html_report_print_h(f, runs, n, NULL);
+}
+
+void
+html_report_print_h(FILE *f, const struct run_result *const *runs, size_t n, const struct html_header *h)
+{
 	size_t drives = 0;
-	for (size_t i = 0; i < n; i++)
+	time_t first = 0, last = 0;
+	for (size_t i = 0; i < n; i++) {
 		drives += drive_count(runs[i]);
+		if (runs[i]->started > 0 && (!first || runs[i]->started < first))
+			first = runs[i]->started;
+		if (runs[i]->started > last)
+			last = runs[i]->started;
+	}
+	const char *title = h && h->title && h->title[0] ? h->title : NULL;
+	const char *bench = h && h->bench && h->bench[0] ? h->bench : n ? runs[0]->host : "";
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>diskscope report", f);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	if (title) {
+		html_escape(f, title);
+		fputs(" — ", f);
+	}
+	fputs("diskscope report", f);
 	if (n == 1) {
 		fputs(": ", f);
 		html_escape(f, runs[0]->test);
 		fputs(" ", f);
 		html_escape(f, runs[0]->run_id);
 	}
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>diskscope report</h1>\n"
-		   "<p class=\"meta\">%zu run%s, %zu drive%s; written by diskscope %s</p></header>\n",
-		css, n, n == 1 ? "" : "s", drives, drives == 1 ? "" : "s", DS_VERSION);
-	if (drives > 1 || n > 1)
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
+	html_escape(f, title ? title : "diskscope report");
+	fputs("</h1>\n<table class=\"kv head\">\n", f);
+	kv_row(f, "bench", bench);
+	char d1[40], d2[40], b[128];
+	time_text(first, d1, sizeof d1);
+	time_text(last, d2, sizeof d2);
+	if (first && strncmp(d1, d2, 10))
+		snprintf(b, sizeof b, "%s to %s", d1, d2);
+	else
+		snprintf(b, sizeof b, "%s", d1);
+	kv_row(f, n == 1 ? "run date" : "run dates", first ? b : NULL);
+	time_text(time(NULL), d1, sizeof d1);
+	kv_row(f, "written", d1);
+	snprintf(b, sizeof b, "diskscope %s", DS_VERSION);
+	kv_row(f, "by", b);
+	snprintf(b, sizeof b, "%zu run%s, %zu drive%s", n, n == 1 ? "" : "s", drives, drives == 1 ? "" : "s");
+	kv_row(f, "contents", b);
+	fputs("</table>\n</header>\n", f);
+	if (drives > 1 || n > 1) {
+		fputs("<section class=\"summary-page\">\n", f);
 		summary_table(f, runs, n);
+		fputs("</section>\n", f);
+	}
 	for (size_t i = 0; i < n; i++)
 		run_section(f, runs[i], i);
 	fputs("</body>\n</html>\n", f);
 }
 
 int
-html_report_write(const struct run_result *const *runs, size_t n, const char *path)
+html_report_write(const struct run_result *const *runs, size_t n, const char *path, const struct html_header *h)
 {
 	struct doc_out o;
 	int rc = doc_out_open(&o, path);
 	if (rc)
 		return rc;
-	html_report_print(o.f, runs, n);
+	html_report_print_h(o.f, runs, n, h);
 	return doc_out_commit(&o);
 }

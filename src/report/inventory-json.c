@@ -2,6 +2,7 @@
  * Every unknown fact is null (or {"known": false, "reason": ...}). */
 #include <stdio.h>
 #include <string.h>
+#include "inventory/wear.h"
 #include "report/doc.h"
 
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
@@ -147,6 +148,24 @@ nvme_health_json(const struct nvme_health *h)
 	return o;
 }
 
+/* One self-test log result (the VDI bits say which fields are valid). */
+static struct json_object *
+nvme_st_json(const struct nvme_st_entry *e)
+{
+	struct json_object *j = json_object_new_object();
+	ADD(j, "result", json_object_new_int((int)e->result));
+	ADD(j, "result_text", json_object_new_string(nvme_st_result_text(e->result)));
+	ADD(j, "code", json_object_new_int((int)e->code));
+	ADD(j, "segment", json_object_new_int((int)e->segment));
+	ADD(j, "valid_bits", json_object_new_int((int)e->valid));
+	ADD(j, "power_on_hours", json_object_new_int64((int64_t)e->power_on_hours));
+	ADD(j, "nsid", doc_known_u64(&e->nsid));
+	ADD(j, "failing_lba", doc_known_u64(&e->failing_lba));
+	ADD(j, "status_code_type", doc_known_u64(&e->sct));
+	ADD(j, "status_code", doc_known_u64(&e->sc));
+	return j;
+}
+
 static struct json_object *
 nvme_json(const struct nvme_info *n)
 {
@@ -207,7 +226,116 @@ nvme_json(const struct nvme_info *n)
 	ADD(x, "percent_done", doc_known_u64(&n->selftest_percent));
 	ADD(x, "last_result", doc_known_u64(&n->selftest_last_result));
 	ADD(x, "last_code", doc_known_u64(&n->selftest_last_code));
+	struct json_object *sl = json_object_new_array();
+	for (unsigned i = 0; i < n->n_selftest; i++)
+		json_object_array_add(sl, nvme_st_json(&n->selftest_log[i]));
+	ADD(x, "log", sl);
+	const struct nvme_st_entry *bad = nvme_st_failed(n);
+	ADD(x, "newest_failed", bad ? nvme_st_json(bad) : NULL);
 	ADD(o, "self_test", x);
+	return o;
+}
+
+/* The drive's SSD wear (inventory/wear.c): percent used with its source,
+ * or null with the reason; bytes written beside it. */
+static struct json_object *
+wear_json(const struct drive *d)
+{
+	struct drive_wear w;
+	wear_of_drive(d, &w);
+	struct json_object *o = json_object_new_object();
+	ADD(o, "percent_used", doc_known_u64(&w.percent_used));
+	ADD(o, "source", w.percent_used.known ? doc_str(w.source) : NULL);
+	ADD(o, "reason", w.percent_used.known ? NULL : doc_str(w.reason));
+	ADD(o, "bytes_written", doc_known_u64(&w.bytes_written));
+	ADD(o, "written_source", w.bytes_written.known ? doc_str(w.written_source) : NULL);
+	return o;
+}
+
+static struct json_object *
+scsi_health_json(const struct scsi_health *h)
+{
+	struct json_object *o = json_object_new_object(), *x;
+	ADD(o, "known", json_object_new_boolean(h->known));
+	ADD(o, "reason", h->known ? NULL : doc_str(h->reason));
+	ADD(o, "log_pages", doc_str(h->pages));
+	ADD(o, "missing_pages", doc_str(h->missing));
+	ADD(o, "temperature_c", doc_known_i64(&h->temperature_c));
+	ADD(o, "trip_temperature_c", doc_known_i64(&h->trip_temperature_c));
+	static const char *const names[3] = { "write", "read", "verify" };
+	const struct known_u64 *cnt[3][2] = {
+		{ &h->write_corrected, &h->write_uncorrected },
+		{ &h->read_corrected, &h->read_uncorrected },
+		{ &h->verify_corrected, &h->verify_uncorrected },
+	};
+	for (int i = 0; i < 3; i++) {
+		x = json_object_new_object();
+		ADD(x, "corrected", doc_known_u64(cnt[i][0]));
+		ADD(x, "uncorrected", doc_known_u64(cnt[i][1]));
+		ADD(o, names[i], x);
+	}
+	ADD(o, "non_medium_errors", doc_known_u64(&h->non_medium_errors));
+	ADD(o, "grown_defects", doc_known_u64(&h->grown_defects));
+	ADD(o, "start_stop_cycles", doc_known_u64(&h->start_stop_cycles));
+	ADD(o, "start_stop_cycles_limit", doc_known_u64(&h->start_stop_cycles_limit));
+	ADD(o, "load_unload_cycles", doc_known_u64(&h->load_unload_cycles));
+	ADD(o, "load_unload_cycles_limit", doc_known_u64(&h->load_unload_cycles_limit));
+	ADD(o, "power_on_minutes", doc_known_u64(&h->power_on_minutes));
+	ADD(o, "background_scan_status", doc_known_u64(&h->bg_scan_status));
+	ADD(o, "background_medium_scans", doc_known_u64(&h->bg_medium_scans));
+	x = json_object_new_object();
+	ADD(x, "asc", doc_known_u64(&h->ie_asc));
+	ADD(x, "ascq", doc_known_u64(&h->ie_ascq));
+	ADD(x, "text", doc_str(h->ie_text));
+	ADD(x, "temperature_c", doc_known_i64(&h->ie_temperature_c));
+	ADD(o, "informational_exception", x);
+	x = json_object_new_object();
+	ADD(x, "entries", doc_known_u64(&h->selftest_entries));
+	ADD(x, "failed", doc_known_u64(&h->selftest_failed));
+	ADD(x, "last_code", doc_known_u64(&h->selftest_last_code));
+	ADD(x, "last_result", doc_known_u64(&h->selftest_last_result));
+	ADD(x, "last_result_text", h->selftest_last_result.known ?
+	    json_object_new_string(scsi_selftest_result_text(h->selftest_last_result.v)) : NULL);
+	ADD(x, "last_hours", doc_known_u64(&h->selftest_last_hours));
+	ADD(x, "last_failing_lba", doc_known_u64(&h->selftest_last_lba));
+	ADD(o, "self_test", x);
+	return o;
+}
+
+/* The SCSI class (inventory/scsi.c): identity, READ CAPACITY(16), health. */
+static struct json_object *
+scsi_json(const struct scsi_info *s)
+{
+	struct json_object *o = json_object_new_object();
+	ADD(o, "known", json_object_new_boolean(s->known));
+	ADD(o, "reason", s->known ? NULL : doc_str(s->reason));
+	ADD(o, "vendor", doc_str(s->vendor));
+	ADD(o, "product", doc_str(s->product));
+	ADD(o, "revision", doc_str(s->revision));
+	ADD(o, "peripheral_type", doc_known_u64(&s->peripheral_type));
+	ADD(o, "transport", doc_str(s->transport));
+	ADD(o, "transport_from", doc_str(s->transport_from));
+	ADD(o, "protocol", doc_str(s->protocol));
+	ADD(o, "sat", doc_known_bool(&s->sat));
+	ADD(o, "sat_vendor", doc_str(s->sat_vendor));
+	ADD(o, "serial", doc_str(s->serial));
+	ADD(o, "designator", doc_str(s->designator));
+	ADD(o, "sg_node", doc_str(s->sg_node));
+	ADD(o, "rotation_rpm", doc_known_u64(&s->rotation_rpm));
+	ADD(o, "form_factor", doc_known_u64(&s->form_factor));
+	ADD(o, "max_transfer_blocks", doc_known_u64(&s->max_transfer_blocks));
+	ADD(o, "opt_transfer_blocks", doc_known_u64(&s->opt_transfer_blocks));
+	ADD(o, "lbp_unmap", doc_known_bool(&s->lbp_unmap));
+	ADD(o, "lbp_enabled", doc_known_bool(&s->lbp_enabled));
+	ADD(o, "lba_count", doc_known_u64(&s->lba_count));
+	ADD(o, "logical_bytes", doc_known_u64(&s->logical_bytes));
+	ADD(o, "physical_exponent", doc_known_u64(&s->physical_exp));
+	ADD(o, "lowest_aligned_lba", doc_known_u64(&s->lowest_aligned));
+	ADD(o, "protection", doc_known_bool(&s->protection));
+	ADD(o, "protection_type", doc_known_u64(&s->protection_type));
+	ADD(o, "format", s->format == SCSI_FMT_UNKNOWN ? NULL :
+	    json_object_new_string(scsi_format_text(s->format)));
+	ADD(o, "health", scsi_health_json(&s->health));
 	return o;
 }
 
@@ -235,6 +363,10 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	x = json_object_new_object();
 	ADD(x, "logical", doc_known_u64(&d->logical));
 	ADD(x, "physical", doc_known_u64(&d->physical));
+	bool fmt = d->transport == TR_NVME && d->nvme.lbaf_in_use.known;
+	ADD(x, "metadata_bytes", fmt ?
+	    json_object_new_int64((int64_t)d->nvme.lbaf[d->nvme.lbaf_in_use.v].meta_bytes)
+	    : NULL);
 	ADD(x, "alignment_offset", doc_known_u64(&d->alignment_offset));
 	ADD(x, "min_io", doc_known_u64(&d->min_io));
 	ADD(x, "opt_io", doc_known_u64(&d->opt_io));
@@ -288,6 +420,8 @@ drive_json(const struct inventory *inv, const struct drive *d)
 		struct smart_info none = { 0 };
 		snprintf(none.reason, sizeof none.reason, "%.120s",
 			 d->transport == TR_NVME ? "an NVMe drive: its health is under \"nvme\"" :
+			 drive_scsi_class(d) ?
+			 "a SCSI drive: its health is under \"scsi\"" :
 			 d->ata.state == ATA_NOT_ATA ? "not an ATA drive" :
 			 d->ata.state == ATA_NO_ANSWER ? "no answer" :
 			 d->ata.reason[0] ? d->ata.reason : "not read");
@@ -295,6 +429,9 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	}
 
 	ADD(o, "nvme", d->transport == TR_NVME ? nvme_json(&d->nvme) : NULL);
+	ADD(o, "wear", wear_json(d));
+	ADD(o, "scsi", drive_scsi_class(d) || d->scsi.known ?
+	    scsi_json(&d->scsi) : NULL);
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

@@ -89,6 +89,13 @@ fmt_smart(const struct drive *d, char *buf, size_t n)
 			snprintf(buf, n, "%s", h->critical_warning.v ? "CRIT-WARN" : "good");
 		return;
 	}
+	if (drive_scsi_class(d)) {
+		const struct scsi_health *h = &d->scsi.health;	/* the log pages, not ATA SMART */
+		bool bad = (h->ie_asc.known && h->ie_asc.v) ||
+			   (h->selftest_failed.known && h->selftest_failed.v);
+		snprintf(buf, n, "%s", !h->known ? "no data" : bad ? "FAILING" : "good");
+		return;
+	}
 	switch (d->ata.state) {
 	case ATA_NOT_ATA: snprintf(buf, n, "n/a"); return;
 	case ATA_PENDING: snprintf(buf, n, "..."); return;
@@ -119,11 +126,11 @@ fmt_link(const struct pci_link *l, char *buf, size_t n)
 			 l->cap_gts, l->cap_width);
 }
 
-/* "  ! sda: text", folded at word boundaries to stay within 100 columns. */
+/* "LEAD text", folded at word boundaries to stay within 100 columns. */
 static void
-print_wrapped(FILE *f, const char *who, const char *text)
+print_folded(FILE *f, const char *lead, const char *text)
 {
-	int col = fprintf(f, "  ! %s:", who), indent = 4;
+	int col = fprintf(f, "%s", lead), indent = 4;
 	while (*text) {
 		text += strspn(text, " ");
 		size_t w = strcspn(text, " ");
@@ -136,6 +143,15 @@ print_wrapped(FILE *f, const char *who, const char *text)
 		text += w;
 	}
 	fputc('\n', f);
+}
+
+/* "  ! sda: text", folded likewise. */
+static void
+print_wrapped(FILE *f, const char *who, const char *text)
+{
+	char lead[48];
+	snprintf(lead, sizeof lead, "  ! %.32s:", who);
+	print_folded(f, lead, text);
 }
 
 static const char *
@@ -230,6 +246,29 @@ print_nvme(FILE *f, const struct drive *d)
 			 nvme_crit_text(h->critical_warning.v, t, sizeof t));
 		print_wrapped(f, d->name, line);
 	}
+	const struct nvme_st_entry *st = nvme_st_failed(nv);
+	if (st) {
+		char at[80];
+		snprintf(line, sizeof line, "NVMe self-test %s at %llu h: %s (%u in the log)",
+			 nvme_st_result_text(st->result), (unsigned long long)st->power_on_hours,
+			 nvme_st_where(st, at, sizeof at), nv->n_selftest);
+		print_wrapped(f, d->name, line);
+	}
+}
+
+/* A SCSI drive's format and health lines (inventory/scsi-text.c); a line
+ * that calls for action is a "!" line. */
+static void
+print_scsi(FILE *f, const struct drive *d)
+{
+	struct scsi_line l[2];
+	size_t n = scsi_text_lines(&d->scsi, d->scsi.sg_node[0] ? d->scsi.sg_node : d->path, l, 2);
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].level == SCSI_LINE_FAIL || l[i].level == SCSI_LINE_WARN)
+			print_wrapped(f, d->name, l[i].text);
+		else
+			print_folded(f, "    scsi:", l[i].text);
+	}
 }
 
 static void
@@ -243,6 +282,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 		snprintf(temp, sizeof temp, "%.0fC", d->ata.smart.temperature_c.v);
 	else if (d->transport == TR_NVME && d->nvme.health.temperature_c.known)
 		snprintf(temp, sizeof temp, "%lldC", (long long)d->nvme.health.temperature_c.v);
+	else if (d->scsi.health.temperature_c.known && d->transport != TR_SATA)
+		snprintf(temp, sizeof temp, "%lldC", (long long)d->scsi.health.temperature_c.v);
 	access_text(d, acc, sizeof acc);
 	model_cell(d, mw, model, sizeof model);
 	fprintf(f, "  %-8.8s %-*.*s %7s %-4s %-8s %-4s %-8s %-9s %3s",
@@ -255,6 +296,8 @@ print_drive(FILE *f, const struct drive *d, int mw)
 	fputc('\n', f);
 	if (d->transport == TR_NVME)
 		print_nvme(f, d);
+	else if (drive_scsi_class(d))
+		print_scsi(f, d);
 	for (size_t i = 0; i < d->warnings.n; i++)
 		print_wrapped(f, d->name, d->warnings.v[i]);
 }

@@ -123,6 +123,8 @@ runner_create(const struct plan *p, struct runner **out, int *bad_target, char *
 			goto fail;
 		}
 		rc = plan_check_target(p, &r->t[i], err, errlen);
+		if (!rc)
+			rc = plan_check_format(p, &r->t[i], err, errlen);
 		/* every step's own parameters too, before any I/O */
 		for (size_t k = 0; !rc && k < p->n_steps; k++) {
 			struct plan *ps = malloc(sizeof(*ps));

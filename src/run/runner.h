@@ -92,6 +92,9 @@ int plan_set_param(struct plan *p, const char *name, const char *text, char *err
  * parameters is at its writes_when choice (triage --write-verify on).  The
  * command line and the picker ask this one function. */
 bool plan_writes(const struct plan *p);
+/* A writing plan on a drive formatted to 520/528-byte blocks: -EPERM with
+ * the guard's kind of sentence (format-check.c); else 0. */
+int plan_check_format(const struct plan *p, const struct target *t, char *err, size_t errlen);
 /* Set a parameter from a value (the picker's form); 0 / -ENOENT / -EINVAL. */
 int plan_set_value(struct plan *p, const char *name, const struct bench_value *v);
 /* A parameter's value (the user's or the default): unknown / "" when the

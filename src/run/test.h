@@ -52,7 +52,7 @@ struct bench_value {
 	char str[24];
 };
 
-#define BENCH_MAX_PARAMS 32	/* triage has 24 (with --self-test, --self-test-timeout): room for more */
+#define BENCH_MAX_PARAMS 32	/* triage has 27 (the SCSI rules, --self-test): room for more */
 
 /* Panels a test feeds (bit mask). */
 enum {

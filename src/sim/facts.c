@@ -10,6 +10,7 @@
 #include "inventory/nvme.h"
 #include "inventory/selftest.h"
 #include "sim/drive.h"
+#include "sim/identify.h"
 #include "sim/sim.h"
 
 static const struct sim_drive_model *
@@ -124,6 +125,8 @@ src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 	KNOWN_SET(out->media_errors, m->nvme_media_errors + (after ? m->nvme_media_errors_during : 0));
 	KNOWN_SET(out->temperature_c, (int64_t)m->nvme_temperature_c);
 	KNOWN_SET(out->power_on_hours, m->power_on_hours);
+	if (m->nvme_data_units_written)
+		KNOWN_SET(out->data_units_written, m->nvme_data_units_written);
 	return 0;
 }
 
@@ -215,6 +218,23 @@ src_st_abort(const struct dev_facts *f, const struct drive *d, struct selftest_d
 	return 0;
 }
 
+/* The model's SCSI health pages ([scsi]); after a test's I/O, what grew
+ * meanwhile added. */
+static int
+src_scsi_health(const struct dev_facts *f, const struct drive *d, bool after, struct scsi_health *out)
+{
+	const struct sim_drive_model *m = model_of(f);
+	struct scsi_info si;
+	if (!m) {
+		memset(out, 0, sizeof *out);
+		snprintf(out->reason, sizeof out->reason, "no sim model");
+		return -ENODATA;
+	}
+	sim_scsi_info(m, d ? d->serial : "", after, &si);
+	*out = si.health;
+	return m->scsi ? 0 : -ENODATA;
+}
+
 static const struct dev_source sim_source = {
 	.name = "sim model",
 	.scan_opts = src_scan_opts,
@@ -222,6 +242,7 @@ static const struct dev_source sim_source = {
 	.smart_after = src_smart_after,
 	.selftest_log = src_selftest_log,
 	.nvme_health = src_nvme_health,
+	.scsi_health = src_scsi_health,
 	.selftest_start = src_st_start,
 	.selftest_poll = src_st_poll,
 	.selftest_abort = src_st_abort,

@@ -167,4 +167,17 @@ sim_smart_info(const struct sim_drive_model *m, struct smart_info *s)
 	add_attr(s, &defs[3], m->pending, p);
 	snprintf(p, sizeof p, "%llu sectors", (unsigned long long)m->offline_uncorrectable);
 	add_attr(s, &defs[4], m->offline_uncorrectable, p);
+	/* an SSD's wear attributes, when the model has them */
+	static const struct attr_def wear[] = {
+		{ 231, "ssd-life-left", false, 0 }, { 241, "total-lbas-written", false, 0 },
+	};
+	if (m->ssd_life_left && !add_attr(s, &wear[0], 0, "")) {
+		s->attrs[s->n_attrs - 1].value = s->attrs[s->n_attrs - 1].worst =
+			(struct known_u64){ true, m->ssd_life_left };
+		snprintf(s->attrs[s->n_attrs - 1].pretty, sizeof s->attrs[0].pretty, "%llu%%",
+			 (unsigned long long)m->ssd_life_left);
+	}
+	snprintf(p, sizeof p, "%llu sectors", (unsigned long long)m->lbas_written);
+	if (m->lbas_written)
+		add_attr(s, &wear[1], m->lbas_written, p);
 }

@@ -38,7 +38,7 @@ struct sim_ini {
 	void *obj;
 	sim_custom_fn custom;
 	/* per key: line it was last seen on (0 = not seen) */
-	int seen[64];
+	int seen[96];
 	/* sections: how many headers so far, the current one's name and line */
 	int n_sections;
 	int section_line;

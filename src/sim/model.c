@@ -67,6 +67,8 @@ static const struct sim_key drive_keys[] = {
 	{ "smart", "reallocated", SK_U64, OFF(reallocated), 0, 0, 1e9, false, false },
 	{ "smart", "pending", SK_U64, OFF(pending), 0, 0, 1e9, false, false },
 	{ "smart", "offline_uncorrectable", SK_U64, OFF(offline_uncorrectable), 0, 0, 1e9, false, false },
+	{ "smart", "ssd_life_left", SK_U64, OFF(ssd_life_left), 0, 1, 100, false, false },
+	{ "smart", "lbas_written", SK_U64, OFF(lbas_written), 0, 1, 1e15, false, false },
 	{ "smart", "selftest", SK_CUSTOM, OFF(selftest), 0, 0, 0, false, true },
 	{ "smart", "reallocated_during", SK_U64, OFF(reallocated_during), 0, 0, 1e9, false, false },
 	{ "smart", "pending_during", SK_U64, OFF(pending_during), 0, 0, 1e9, false, false },
@@ -82,6 +84,21 @@ static const struct sim_key drive_keys[] = {
 	{ "selftest", "long_s", SK_DBL, OFF(selftest_long_s), 0, 1, 7 * 86400.0, false, false },
 	{ "selftest", "fail_lba", SK_U64, OFF(selftest_fail_lba), 0, 0, 1e15, false, false },
 	{ "selftest", "unsupported", SK_BOOL, OFF(selftest_unsupported), 0, 0, 0, false, false },
+	{ "nvme", "data_units_written", SK_U64, OFF(nvme_data_units_written), 0, 1, 1e15, false, false },
+	{ "scsi", "block_bytes", SK_U32, OFF(scsi_block_bytes), 0, 512, 4160, false, false },
+	{ "scsi", "protection", SK_BOOL, OFF(scsi_protection), 0, 0, 0, false, false },
+	{ "scsi", "grown_defects", SK_U64, OFF(scsi_grown_defects), 0, 0, 1e9, false, false },
+	{ "scsi", "grown_defects_during", SK_U64, OFF(scsi_grown_defects_during), 0, 0, 1e9, false, false },
+	{ "scsi", "read_uncorrected", SK_U64, OFF(scsi_read_uncorrected), 0, 0, 1e12, false, false },
+	{ "scsi", "read_uncorrected_during", SK_U64, OFF(scsi_read_uncorrected_during), 0, 0, 1e12, false, false },
+	{ "scsi", "write_uncorrected", SK_U64, OFF(scsi_write_uncorrected), 0, 0, 1e12, false, false },
+	{ "scsi", "ie_asc", SK_U64, OFF(scsi_ie_asc), 0, 0, 255, false, false },
+	{ "scsi", "ie_ascq", SK_U64, OFF(scsi_ie_ascq), 0, 0, 255, false, false },
+	{ "scsi", "selftest_result", SK_U64, OFF(scsi_selftest_result), 0, 0, 15, false, false },
+	{ "scsi", "selftest_lba", SK_U64, OFF(scsi_selftest_lba), 0, 0, 1e15, false, false },
+	{ "scsi", "power_on_hours", SK_U64, OFF(scsi_power_on_hours), 0, 0, 1e7, false, false },
+	{ "scsi", "start_stop_cycles", SK_U64, OFF(scsi_start_stop_cycles), 0, 0, 1e9, false, false },
+	{ "scsi", "temperature_c", SK_DBL, OFF(scsi_temperature_c), 0, -40, 125, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */
@@ -349,6 +366,10 @@ drive_validate(struct sim_ini *p, struct drive_raw *raw)
 				return sim_ini_fail(p, p->seen[i], "fail_lba: past the last LBA (%llu)",
 						    (unsigned long long)(m->capacity / m->logical - 1)), -EINVAL;
 		}
+		else if (strcmp(p->keys[i].section, "scsi") == 0 && p->seen[i])
+			m->scsi = true;
+	if (m->scsi && !m->scsi_block_bytes)
+		m->scsi_block_bytes = m->logical;
 	/* SMR: a [smr] section means drive-managed SMR */
 	bool any = false, all = true;
 	for (size_t i = 0; i < p->n_keys; i++)

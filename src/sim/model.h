@@ -74,6 +74,9 @@ struct sim_drive_model {
 	bool smart;
 	double temperature_c;
 	uint64_t power_on_hours, reallocated, pending, offline_uncorrectable;
+	/* an SSD's wear: SMART 231's normalized value (life left, %) and 241's
+	 * raw (LBAs written); 0: the model has no such attribute */
+	uint64_t ssd_life_left, lbas_written;
 	/* added to reallocated / pending in what a test reads after its I/O
 	 * (triage's SMART after): sectors a drive remaps or marks meanwhile */
 	uint64_t reallocated_during, pending_during;
@@ -92,6 +95,19 @@ struct sim_drive_model {
 	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
 	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
 	double nvme_temperature_c;
+	uint64_t nvme_data_units_written;	/* 0: not given (unknown) */
+	/* a SCSI/SAS drive's READ CAPACITY(16) and health pages ([scsi]: no ATA
+	 * SMART); _during: added once a test's I/O ran */
+	bool scsi;
+	uint32_t scsi_block_bytes;	/* what READ CAPACITY(16) says (520: a storage array's
+					   format; the sim still moves 'logical'-byte blocks) */
+	bool scsi_protection;
+	uint64_t scsi_grown_defects, scsi_grown_defects_during;
+	uint64_t scsi_read_uncorrected, scsi_read_uncorrected_during, scsi_write_uncorrected;
+	uint64_t scsi_ie_asc, scsi_ie_ascq;	/* informational exception, 0/0 none */
+	uint64_t scsi_selftest_result, scsi_selftest_lba;	/* newest self-test: 0 ok, 3..7 failed */
+	uint64_t scsi_power_on_hours, scsi_start_stop_cycles;
+	double scsi_temperature_c;
 	/* its own self-test ([selftest]): how long a short and a long one take
 	 * (0: 120 s; the whole surface at its mean rate), a failing LBA (the
 	 * test fails when it gets there), or none at all */

@@ -88,6 +88,15 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 		snprintf(d->sector_source, sizeof d->sector_source, "sysfs");
 	}
 	KNOWN_SET(d->capacity_bytes, m->capacity);
+	if (m->scsi) {	/* a SAS drive answers INQUIRY and log pages, not ATA */
+		sim_scsi_info(m, serial, false, &d->scsi);
+		snprintf(d->vendor, sizeof d->vendor, "%s", d->scsi.vendor);
+		d->ata.state = ATA_NOT_ATA;
+		d->ata.smart.known = false;
+		snprintf(d->ata.smart.reason, sizeof d->ata.smart.reason, "not an ATA drive (SAS)");
+	} else {
+		snprintf(d->scsi.reason, sizeof d->scsi.reason, "not a SCSI drive");
+	}
 	snprintf(d->id, sizeof d->id, "%s", d->serial[0] ? d->serial : d->name);
 	snprintf(d->id_source, sizeof d->id_source, "%s", d->serial[0] ? "serial" : "name");
 	smr_assess(d);

@@ -30,6 +30,17 @@ seed() {
 	fuzz_pci) cp tests/fixtures/pci/*.dump "$d"/
 		[ -n "$REAL" ] && for f in "$REAL"/lspci/*; do cp "$f" "$d/lspci-$(basename "$f")"; done ;;
 	fuzz_theme) cp themes/*.theme "$d"/ ;;
+	fuzz_nvme) # first byte: 0 identify controller, 1 namespace, 2 health log
+		for f in tests/fixtures/nvme/*.bin; do
+			case $f in *.id-ctrl.bin) k='\000' ;; *.id-ns.bin) k='\001' ;; *.smart.bin) k='\002' ;; *) continue ;; esac
+			{ printf "$k"; cat "$f"; } > "$d/$(basename "$f")"
+		done ;;
+	fuzz_scsi) # first byte: 0 INQUIRY, 1 VPD, 2 READ CAPACITY(16), 3 LOG SENSE
+		for f in tests/fixtures/scsi/*.bin; do
+			case $f in *-inq.bin) k='\000' ;; *-vpd*) k='\001' ;; *rc16.bin) k='\002' ;;
+			*-log*) k='\003' ;; *) continue ;; esac
+			{ printf "$k"; cat "$f"; } > "$d/$(basename "$f")"
+		done ;;
 	fuzz_sim) # first byte: 0 drive, 1 hba, 2 rig
 		for f in src/sim/models/* tests/fixtures/sim/*; do
 			case $f in *.drive) k='\000' ;; *.hba) k='\001' ;; *.rig) k='\002' ;; *) continue ;; esac

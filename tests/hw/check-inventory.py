@@ -316,7 +316,11 @@ def main():
         c.eq(f"{tag}: sectors logical/physical ({kind})", [d["logical"], d["physical"]],
              [get(x, "sectors.logical"), get(x, "sectors.physical")])
         c.eq(f"{tag}: alignment_offset", 0, get(x, "sectors.alignment_offset"))
-        c.eq(f"{tag}: sector sizes from", "identify" if sata else "sysfs", get(x, "sectors.source"))
+        # NVMe: the namespace's LBA format in use (its data size; no metadata configured)
+        c.eq(f"{tag}: sector sizes from", "identify" if sata else "namespace" if nvme else "sysfs",
+             get(x, "sectors.source"))
+        if nvme:
+            c.eq(f"{tag}: metadata bytes per LBA", 0, get(x, "sectors.metadata_bytes"))
         check_rotation(c, tag, d, k, x)
         c.eq(f"{tag}: access", "ok", get(x, "access"))
         c.eq(f"{tag}: path", f"/dev/{x.get('name')}", get(x, "path"))

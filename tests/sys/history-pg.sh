@@ -32,7 +32,7 @@ $AS "$BIN/initdb" -D "$T/data" -A trust -U postgres >"$T/initdb.log" 2>&1 ||
   { cat "$T/initdb.log"; echo "SKIP: initdb could not make a cluster"; exit 77; }
 $AS "$BIN/pg_ctl" -D "$T/data" -l "$T/pg.log" -w -o "-k $T/sock -c listen_addresses=''" start >/dev/null 2>&1 ||
   { tail -5 "$T/pg.log"; echo "SKIP: the PostgreSQL server did not start"; exit 77; }
-for d in v0 v1 v2 rec spool q sys; do
+for d in v0 v1 v2 rec spool q sys health; do
   "$BIN/createdb" -h "$T/sock" -U postgres "ds_$d" || fail "createdb ds_$d"
 done
 echo "server: $("$BIN/psql" -h "$T/sock" -U postgres -Atc 'SHOW server_version' ds_sys) on $T/sock"
@@ -42,6 +42,8 @@ DISKSCOPE_TEST_PG="host=$T/sock user=postgres" build/tests/test_history || fail 
 # the sys suite with --db URL
 URL="postgresql://postgres@/ds_sys?host=$T/sock"
 HISTORY_DB=$URL sh tests/sys/history.sh || fail "tests/sys/history.sh on PostgreSQL"
+DISKSCOPE_TEST_PG="postgresql://postgres@/ds_health?host=$T/sock" sh tests/sys/history-health.sh ||
+  fail "tests/sys/history-health.sh on PostgreSQL"
 
 XDG_DATA_HOME=$T/xdg; export XDG_DATA_HOME
 q() { "$BIN/psql" -h "$T/sock" -U postgres -Atc "$1" ds_sys; }
@@ -83,7 +85,7 @@ XDG_CONFIG_HOME=$T/cfg "$DS" --demo run seqread sim:sim10 --time 2 >/dev/null 2>
 [ "$(q "SELECT b.host FROM run r JOIN bench b ON b.id = r.bench JOIN run_target t ON t.run = r.id WHERE t.target = 'sim:sim10'")" = bench-pg-7 ] ||
   fail "config: the run is not in the server under bench-pg-7"
 [ -e "$T/xdg/diskscope/history.db" ] && fail "config: the default file was written too"
-[ "$(q 'SELECT schema_version FROM meta')" = 3 ] || fail "schema version on the server"
+[ "$(q 'SELECT schema_version FROM meta')" = 4 ] || fail "schema version on the server"
 
 # an unreachable server: the run keeps its exit code, one notice, spooled
 BAD="postgresql://postgres@/ds_sys?host=$T/nosock"

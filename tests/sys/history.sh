@@ -45,7 +45,9 @@ n=$("$DS" history --model 'WDC WD40EZRX-00SPEB0' --json --db "$DB" | js 'len(d["
 n=$("$DS" history --since 2999-01-01 --json --db "$DB" | js 'len(d["history"]["drives"])')
 [ "$n" = 0 ] || fail "--since in the future: $n drives"
 "$DS" history --since yesterday --db "$DB" 2>/dev/null; [ $? = 2 ] || fail "--since yesterday: exit 2 expected"
-"$DS" history --csv "$T/h.csv" --db "$DB" >/dev/null || fail "--csv: exit $?"
+"$DS" history --csv "$T/h.csv" --db "$DB" >"$T/h.out" 2>"$T/h.err" || fail "--csv: exit $?"
+[ -s "$T/h.out" ] && fail "--csv FILE also printed the text history: $(head -2 "$T/h.out")"
+grep -qx "history: $T/h.csv" "$T/h.err" || fail "--csv FILE does not say where it wrote: $(cat "$T/h.err")"
 [ "$(head -1 "$T/h.csv" | cut -d, -f1-3)" = "target,model,serial" ] || fail "CSV header: $(head -1 "$T/h.csv")"
 [ "$(wc -l < "$T/h.csv")" = 8 ] || fail "CSV: $(wc -l < "$T/h.csv") lines, 1 + 7 runs expected"
 

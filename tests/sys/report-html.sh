@@ -6,7 +6,9 @@
 # points of its result (tests/fixtures/report/check_html.py); the batch page
 # lists every drive with its verdict.  Headless Chromium (Debian's chromium,
 # installed by tools/deps.sh) renders them: no console message, a PDF of a
-# page per drive, a screenshot in which every chart has ink.  Controls: a
+# page per drive, a screenshot in which every chart has ink, no page wider
+# than a 1200 px window, and the triage table's every column header in the
+# PDF's text (pdftotext, poppler-utils).  Controls: a
 # chart emptied must fail the ink check, a point dropped the count check, an
 # outside image must show in the console.  Bad input: exit 2, one line,
 # nothing written.
@@ -91,6 +93,12 @@ python3 "$CHECK" static "$T/hostile.html" "$T/hostile.json" >"$T/o" && fail "hos
 grep -q 'external references' "$T/o" || fail "hostile.html: $(grep PROBLEM "$T/o")"
 [ "$(grep -c PROBLEM "$T/o")" -eq 1 ] || fail "hostile.html: more than the escaped URL: $(grep PROBLEM "$T/o")"
 
+# --title heads the page, with the bench and the version
+"$DS" report "$T/triage.json" --title 'RMA 4711 <ACME>' -o "$T/titled.html" 2>"$T/err" || fail "--title: $(cat "$T/err")"
+grep -q '<h1>RMA 4711 &lt;ACME&gt;</h1>' "$T/titled.html" || fail "--title is not the page's heading"
+grep -q '<tr><th>by</th><td>diskscope ' "$T/titled.html" || fail "the header does not name the diskscope version"
+grep -q '<tr><th>bench</th><td>' "$T/titled.html" || fail "the header does not name the bench"
+
 # ---- bad input: one line, exit 2, nothing written ----
 echo '<p>old</p>' >"$T/keep.html"
 echo '{"schema": 1, "tool": {"name": "other"}}' >"$T/other.json"
@@ -135,7 +143,7 @@ python3 "$CHECK" summary "$T/id.html" triage/sim:sim0=PASS triage/sim:sim2=WARN 
 grep -q 'unreadable at LBA 781312000-' "$T/day.html" || fail "--batch today: the flawed drive's reason"
 
 # ---- Chromium ----
-# the saturate page whole (17 charts, ~7600 px): no console message, every chart inked
+# the saturate page whole (10 charts: saturation, step by step, 8 histograms): no console message, every chart inked
 chrome --window-size=1200,11000 --screenshot="$T/sat.png" "file://$T/sat.html"
 [ -s "$T/sat.png" ] || fail "chromium wrote no screenshot: $(tail -3 "$T/chrome.err")"
 console && fail "console messages on sat.html"
@@ -144,6 +152,40 @@ python3 "$CHECK" png "$T/sat.png" "$T/sat.html" || fail "sat.png"
 chrome --no-pdf-header-footer --print-to-pdf="$T/batch.pdf" "file://$T/batch.html"
 console && fail "console messages on batch.html"
 python3 "$CHECK" pdf "$T/batch.pdf" 14 || fail "batch.pdf"
+# a 1200 px window holds every page: no horizontal overflow (a copy with a
+# measuring script, the CSP that forbids it taken out: --dump-dom after load)
+fits() {	# PAGE: the document's scrollWidth in a 1200 px window
+	python3 "$CHECK" measure "$1" "$T/measure.html" || return 1
+	chrome --window-size=1200,900 --dump-dom "file://$T/measure.html"
+	cp "$T/chrome.out" "$T/dom.html"
+	python3 "$CHECK" overflow "$T/dom.html" 1200
+}
+for p in triage sat surf batch; do
+	fits "$T/$p.html" || fail "$p.html is wider than a 1200 px window"
+done
+# the control: an element wider than the window must be seen
+sed 's|<h1>|<div style="width:1500px">wide</div><h1>|' "$T/triage.html" >"$T/wide.html"
+fits "$T/wide.html" >"$T/o" && fail "control: a 1500 px element passed the width check"
+grep -q "px wide in a 1200 px window" "$T/o" || fail "control: $(tail -2 "$T/o")"
+# printed, the triage table keeps every column: each header in pdftotext's text
+if command -v pdftotext >/dev/null || sh "$HERE/../../tools/deps.sh" >/dev/null 2>&1; then
+	chrome --no-pdf-header-footer --print-to-pdf="$T/triage.pdf" "file://$T/triage.html"
+	pdftotext "$T/triage.pdf" "$T/triage.txt" || fail "pdftotext triage.pdf"
+	python3 "$CHECK" headers "$T/triage.txt" "$T/triage.json" triage || fail "triage.pdf"
+	# the control: a header the table does not have must be missed
+	python3 - "$T/triage.json" "$T/extra.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [t for t in d["run"]["tables"] if t["name"] == "triage"][0]
+t["columns"].append({"name": "nowhere", "title": "Nowhere to be seen", "type": "string"})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	python3 "$CHECK" headers "$T/triage.txt" "$T/extra.json" triage >"$T/o" && fail "control: a missing header passed"
+	grep -q "Nowhere to be seen" "$T/o" || fail "control: $(tail -2 "$T/o")"
+else
+	echo "note: pdftotext (poppler-utils) missing: the PDF's column headers not checked"
+fi
+
 # the controls: the surface page with its lines and bars taken out and an
 # outside image put in: the ink check must fail, the console must complain
 python3 - "$T/surf.html" "$T/empty.html" <<'PY'

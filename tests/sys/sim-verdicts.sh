@@ -3,8 +3,10 @@
 # model is built to produce, on every model (virtual time, fixed seed): the
 # flawed drive fails its surface scan and every other model is healthy; the
 # SSDs (SSD860EVO, the NVMe PM981WORN and PM981NOST) and the flawed drive show no alignment penalty and every other model
-# behaves as 4096-byte sectors; the three DM-SMR models are confirmed, the
-# SSDs are "does not apply" and every other model reads as CMR.
+# behaves as 4096-byte sectors, except the 512n SAS drives (no penalty); the
+# three DM-SMR models are confirmed, the SSDs are "does not apply" and every
+# other model reads as CMR; the SAS drive formatted to 520-byte blocks
+# (ST4000NM0023-520) reads but is refused both writing tests (rule "format").
 DS=${DISKSCOPE:-build/diskscope}
 [ -x "$DS" ] || { echo "SKIP: $DS not built"; exit 77; }
 T=$(mktemp -d /tmp/ds-simv-XXXXXX)
@@ -27,6 +29,10 @@ for line in open(os.path.join(d, "rc")):
     rc[(m, t)] = int(code)
 smr_models = {"WD20EFAX", "WD20EZAZ", "ST2000DM008"}
 bad = []
+refused_520 = "ST4000NM0023-520"
+def refused(m, t):
+    r = json.load(open(os.path.join(d, f"{m}-{t}.json")))["run"]
+    return rc[(m, t)] == 3 and (r.get("refused") or {}).get("rule") == "format" and not r["verdicts"]
 def verdict(m, t):
     r = json.load(open(os.path.join(d, f"{m}-{t}.json")))["run"]
     v = [x for x in r["verdicts"] if x["kind"] == t]
@@ -41,8 +47,13 @@ for m in sorted({m for m, _ in rc}):
     else:
         ok = s["level"] == "pass" and "healthy" in s["text"] and rc[(m, "surface")] == 0
     ok or bad.append(("surface", m, s["level"], s["text"]))
+    if m == refused_520:
+        for t in ("align", "smr"):
+            refused(m, t) or bad.append((t, m, "not refused", rc[(m, t)]))
+        print(f"{m:14} surface {s['level']:5} align refused smr refused")
+        continue
     a = verdict(m, "align")
-    if m in ("FLAWED250", "SSD860EVO", "PM981WORN", "PM981NOST"):
+    if m in ("FLAWED250", "SSD860EVO", "PM981WORN", "ST4000NM0023", "ST4000NM0023FAIL", "PM981NOST"):
         ok = "no alignment penalty measured" in a["text"]
     else:
         ok = "behaves as 4096-byte physical sectors" in a["text"]

@@ -310,6 +310,71 @@ test_error_and_selftest_logs(void **state)
 	assert_known(n.selftest_last_code, 1);
 }
 
+/* The whole self-test log, hand-set (QEMU 7.2 has no Device Self-test: OACS
+ * bit 4 clear, so no capture has one; see tests/fixtures/nvme/README). */
+static void
+test_selftest_full_log(void **state)
+{
+	(void)state;
+	struct nvme_self_test_log st;
+	struct nvme_info n;
+	memset(&st, 0, sizeof st);
+	memset(&n, 0xa5, sizeof n);	/* stale values must not survive */
+	for (int i = 0; i < NVME_LOG_ST_MAX_RESULTS; i++) {
+		st.result[i].dsts = 0x10;	/* short, no error */
+		st.result[i].poh = htole64(5000 - (uint64_t)i);
+	}
+	st.result[19].dsts = 0x2f;		/* the oldest unused */
+	/* entry 3: extended test, failed segment 4, NSID and failing LBA valid */
+	st.result[3].dsts = 0x27;
+	st.result[3].seg = 4;
+	st.result[3].vdi = NVME_ST_VALID_DIAG_INFO_NSID | NVME_ST_VALID_DIAG_INFO_FLBA;
+	st.result[3].nsid = htole32(1);
+	st.result[3].flba = htole64(0x123456789aULL);
+	st.result[3].sct = 2, st.result[3].sc = 0x81;	/* not valid: ignored */
+	/* entry 7: an older failure, every field valid */
+	st.result[7].dsts = 0x15;
+	st.result[7].vdi = 0x0f;
+	st.result[7].nsid = htole32(2);
+	st.result[7].flba = htole64(77);
+	st.result[7].sct = 2, st.result[7].sc = 0x81;
+	nvme_health_from_selftest(&st, &n);
+	assert_int_equal(n.n_selftest, 19);
+	assert_known(n.selftest_failed_at, 3);	/* the newest failed one */
+	const struct nvme_st_entry *e = &n.selftest_log[3];
+	assert_int_equal(e->result, 7);
+	assert_int_equal(e->code, 2);
+	assert_int_equal(e->segment, 4);
+	assert_int_equal(e->valid, 3);
+	assert_int_equal(e->power_on_hours, 4997);
+	assert_known(e->nsid, 1);
+	assert_known(e->failing_lba, 0x123456789aULL);
+	assert_false(e->sct.known);
+	assert_false(e->sc.known);
+	e = &n.selftest_log[7];
+	assert_int_equal(e->result, 5);
+	assert_known(e->nsid, 2);
+	assert_known(e->failing_lba, 77);
+	assert_known(e->sct, 2);
+	assert_known(e->sc, 0x81);
+	e = &n.selftest_log[0];
+	assert_int_equal(e->result, 0);
+	assert_false(e->nsid.known);
+	assert_false(e->failing_lba.known);
+	assert_string_equal(nvme_st_result_text(7), "failed: segment");
+	assert_string_equal(nvme_st_result_text(15), "reserved result");
+	/* an unused entry in the middle is skipped, the rest kept in order */
+	st.result[1].dsts = 0x0f;
+	nvme_health_from_selftest(&st, &n);
+	assert_int_equal(n.n_selftest, 18);
+	assert_known(n.selftest_failed_at, 2);
+	assert_int_equal(n.selftest_log[1].power_on_hours, 4998);
+	/* none failed */
+	st.result[3].dsts = st.result[7].dsts = 0x10;
+	nvme_health_from_selftest(&st, &n);
+	assert_false(n.selftest_failed_at.known);
+}
+
 int
 main(void)
 {
@@ -323,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_health_log_worn),
 		cmocka_unit_test(test_namespace_ids_and_formats),
 		cmocka_unit_test(test_error_and_selftest_logs),
+		cmocka_unit_test(test_selftest_full_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

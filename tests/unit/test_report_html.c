@@ -278,6 +278,83 @@ test_unknown_not_zero(void **state)
 	run_result_free(&r);
 }
 
+/* A triage of four drives: two PASS saying the same but their rate, two
+ * with no verdict of their own under a run-wide INFO, a table of 12 columns. */
+static void
+fill_bench(struct run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->test, sizeof r->test, "triage");
+	snprintf(r->run_id, sizeof r->run_id, "00112233445566778899aabbccddeeff");
+	static const char *const names[] = { "sim:a", "sim:b", "sim:c", "sim:d" };
+	r->n_ident = 4;
+	r->ident = calloc(4, sizeof *r->ident);
+	for (size_t i = 0; i < 4; i++) {
+		strlist_add(&r->targets, names[i]);
+		strlist_add(&r->ident_targets, names[i]);
+		snprintf(r->ident[i].serial, sizeof r->ident[i].serial, "WD-WCC4E000%zu", i);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		struct verdict *v = result_verdict(r, VL_PASS, "triage", "%s: PASS", names[i]);
+		verdict_evidence(v, "alone: %zu0 MB/s", i + 14);
+		verdict_evidence(v, "temperature: 31 C (limit 55 C)");
+	}
+	result_verdict(r, VL_INFO, "saturation", "saturates at 2 drives: the chip is the limit");
+	struct result_col cols[12];
+	memset(cols, 0, sizeof cols);
+	for (size_t c = 0; c < 12; c++) {
+		snprintf(cols[c].name, sizeof cols[c].name, c == 0 ? "target" : c == 1 ? "serial" : c == 11 ? "reasons" : "n%zu", c);
+		snprintf(cols[c].title, sizeof cols[c].title, c == 5 ? "Solo/peers" : c == 11 ? "Reasons" : "C%zu", c);
+		cols[c].type = c < 2 || c == 11 ? COL_STR : COL_INT;
+	}
+	struct result_table *t = result_table_add(r, "triage", "Bench triage", cols, 12);
+	for (size_t row = 0; row < 4; row++) {
+		table_add_row(t);
+		table_set_str(t, row, 0, names[row]);
+		table_set_str(t, row, 1, r->ident[row].serial);
+		table_set_str(t, row, 11, row == 2 ? "SLOW alone" : "-");
+	}
+}
+
+static void
+test_bench_layout(void **state)
+{
+	(void)state;
+	struct run_result r;
+	fill_bench(&r);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	const struct run_result *rp[] = { &r };
+	struct html_header h = { "RMA <4711>", "bench-7" };
+	html_report_print_h(f, rp, 1, &h);
+	fclose(f);
+	/* the header: the title escaped, the bench, the version */
+	assert_non_null(strstr(buf, "<h1>RMA &lt;4711&gt;</h1>"));
+	assert_non_null(strstr(buf, "<tr><th>bench</th><td>bench-7</td></tr>"));
+	assert_non_null(strstr(buf, "<tr><th>by</th><td>diskscope "));
+	/* 12 columns: the reasons on a second line of each row, across 11 */
+	assert_non_null(strstr(buf, "<tr><th colspan=\"11\" class=\"wrap\">Reasons</th></tr>"));
+	assert_int_equal(count(buf, "<tbody class=\"row\">"), 4);
+	assert_non_null(strstr(buf, "<td colspan=\"11\" class=\"wrap\">SLOW alone</td>"));
+	assert_non_null(strstr(buf, "<th>Solo/<wbr>peers</th>"));
+	/* a serial never breaks after its hyphen */
+	assert_non_null(strstr(buf, "<td><span class=\"tok\">WD-WCC4E0002</span></td>"));
+	/* the two PASS in one block: the shared line once, each drive's rate on its line */
+	assert_non_null(strstr(buf, "2 drives pass"));
+	assert_int_equal(count(buf, "temperature: 31 C (limit 55 C)"), 1);
+	assert_non_null(strstr(buf, "<li>sim:a: PASS — alone: 140 MB/s</li>"));
+	assert_non_null(strstr(buf, "<li>sim:b: PASS — alone: 150 MB/s</li>"));
+	/* the run-wide verdict: once in the summary (sim:c), then "as above";
+	 * and once in the verdicts, not in each drive's section */
+	assert_int_equal(count(buf, "saturates at 2 drives"), 2);
+	assert_int_equal(count(buf, "the run's verdict, as above"), 1);
+	/* charts first: the verdicts after the drives' sections */
+	assert_true(strstr(buf, "<h3>Verdicts</h3>") > strstr(buf, "id=\"d0-3\""));
+	free(buf);
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -286,6 +363,7 @@ main(void)
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_svg_points),
 		cmocka_unit_test(test_unknown_not_zero),
+		cmocka_unit_test(test_bench_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
