@@ -11,9 +11,11 @@
 #   the NVMe controller: QEMU 7.2 has no Device Self-test (OACS bit 4 clear):
 #     "self-test not supported (OACS)", INFO, not a failure;
 #   scsi_debug: what it answers is printed; it must not be a PASS.  Measured
-#     here: the inventory still names its class SATA (the SCSI class comes with
-#     the scsi reader), so it is tried as ATA and refuses ATA PASS-THROUGH
-#     (ILLEGAL REQUEST 20/00): "SMART data unreadable", INFO.
+#     here (Debian 6.1): SEND DIAGNOSTIC background short is accepted, LOG
+#     SENSE page 10h is an Illegal request and REQUEST SENSE shows no progress,
+#     so the result cannot be had: "self-test error: no progress in REQUEST
+#     SENSE and no result", WARN.  (Before the SCSI class, the inventory named
+#     it SATA and it refused ATA PASS-THROUGH: INFO.)
 # Exit 0 pass, 77 skip (no QEMU, no kernel), else fail.  HWQ_KEEP=1 keeps the
 # work dir.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
