@@ -80,8 +80,11 @@ show_progress(void *arg, size_t i, const struct st_drive *d)
 	struct show_arg *a = arg;
 	char what[48];
 	st_drive_activity(d, a->kind, what, sizeof what);
-	double frac = d->s.st.state == STS_RUNNING && d->s.st.percent.known ? d->s.st.percent.v / 100
-		    : selftest_state_over(d->s.st.state) ? 1 : NAN;
+	struct known_dbl frac = { 0 };
+	if (d->s.st.state == STS_RUNNING && d->s.st.percent.known)
+		KNOWN_SET(frac, d->s.st.percent.v / 100);
+	else if (selftest_state_over(d->s.st.state))
+		KNOWN_SET(frac, 1);
 	bench_show_progress(a->c, i, frac, what);
 }
 

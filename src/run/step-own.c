@@ -15,15 +15,15 @@ bench_stopping(const struct bench_ctx *c)
 }
 
 void
-bench_show_progress(struct bench_ctx *c, size_t ti, double frac, const char *what)
+bench_show_progress(struct bench_ctx *c, size_t ti, struct known_dbl frac, const char *what)
 {
 	struct runner *r = c->runner;
 	if (!r || ti >= r->n_t)
 		return;
 	pthread_mutex_lock(&r->mu);
 	struct snap_target *s = &r->live[ti].snap;
-	s->phase = isfinite(frac) ? SNAP_PH_MEASURE : SNAP_PH_STARTING;
-	s->pos = isfinite(frac) ? (frac < 0 ? 0 : frac > 1 ? 1 : frac) : 0;
+	s->phase = frac.known ? SNAP_PH_MEASURE : SNAP_PH_STARTING;
+	s->pos = frac.known ? fmin(fmax(frac.v, 0.0), 1.0) : 0;	/* clamped into the scan */
 	strtrimcpy(s->activity, sizeof s->activity, what ? what : "");
 	pthread_mutex_unlock(&r->mu);
 }

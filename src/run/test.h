@@ -154,7 +154,7 @@ bool bench_stopping(const struct bench_ctx *c);
 /* Show target ti's progress in its own step: frac 0..1 (not finite:
  * unknown), what it is doing ("short self-test"; the board and the
  * progress line show it). */
-void bench_show_progress(struct bench_ctx *c, size_t ti, double frac, const char *what);
+void bench_show_progress(struct bench_ctx *c, size_t ti, struct known_dbl frac, const char *what);
 
 /* The error verdicts every test gets (one per target with I/O errors). */
 void bench_verdict_errors(const struct plan *p, struct run_result *r);

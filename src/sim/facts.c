@@ -135,7 +135,7 @@ src_nvme_health(const struct dev_facts *f, const struct drive *d, bool after, st
 struct sim_st {			/* in selftest_drive.priv */
 	double dur_s;		/* how long this one takes */
 	double fail_frac;	/* where it fails (fail_lba's place on the drive), >1 never */
-	double aborted_at;	/* its clock when aborted, < 0 running */
+	struct known_dbl aborted_at;	/* its clock when aborted, unknown: running */
 };
 _Static_assert(sizeof(struct sim_st) <= sizeof(((struct selftest_drive *)0)->priv), "priv too small");
 
@@ -169,7 +169,7 @@ src_st_start(const struct dev_facts *f, const struct drive *d, struct selftest_d
 	struct sim_st *p = (struct sim_st *)(void *)s->priv;
 	p->dur_s = st_duration(m, s->kind);
 	p->fail_frac = m->selftest_fail ? (double)m->selftest_fail_lba * m->logical / (double)m->capacity : 2;
-	p->aborted_at = -1;
+	KNOWN_CLEAR(p->aborted_at);
 	KNOWN_SET(s->st.estimate_s, p->dur_s);
 	KNOWN_SET(s->st.percent, 0);
 	snprintf(s->st.text, sizeof s->st.text, "in progress");
@@ -182,7 +182,7 @@ src_st_poll(const struct dev_facts *f, const struct drive *d, struct selftest_dr
 	const struct sim_drive_model *m = model_of(f);
 	const struct sim_st *p = (const struct sim_st *)(const void *)s->priv;
 	(void)d;
-	double now = p->aborted_at >= 0 ? p->aborted_at : s->now_s;
+	double now = p->aborted_at.known ? p->aborted_at.v : s->now_s;
 	double frac = p->dur_s > 0 ? now / p->dur_s : 1;
 	if (frac >= p->fail_frac) {
 		s->st.state = STS_FAILED;
@@ -190,7 +190,7 @@ src_st_poll(const struct dev_facts *f, const struct drive *d, struct selftest_dr
 		KNOWN_SET(s->st.percent, 100);
 		snprintf(s->st.text, sizeof s->st.text, "%s", m->nvme ? "completed: segment failed"
 								  : "completed: read failure");
-	} else if (p->aborted_at >= 0) {
+	} else if (p->aborted_at.known) {
 		s->st.state = STS_ABORTED;
 		snprintf(s->st.text, sizeof s->st.text, "aborted by the host");
 	} else if (frac >= 1) {
@@ -213,8 +213,8 @@ src_st_abort(const struct dev_facts *f, const struct drive *d, struct selftest_d
 	struct sim_st *p = (struct sim_st *)(void *)s->priv;
 	(void)f;
 	(void)d;
-	if (p->aborted_at < 0)
-		p->aborted_at = s->now_s;
+	if (!p->aborted_at.known)
+		KNOWN_SET(p->aborted_at, s->now_s);
 	return 0;
 }
 
