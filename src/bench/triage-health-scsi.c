@@ -10,19 +10,7 @@
 #include <string.h>
 #include "bench/triage-int.h"
 
-static void
-raise_to(enum verdict_level *lv, enum verdict_level to)
-{
-	if (*lv < to)
-		*lv = to;
-}
 
-/* A fail|warn|off rule: the level it raises to, VL_INFO (false) off. */
-static enum verdict_level
-rule_level(const char *rule)
-{
-	return !strcmp(rule, "fail") ? VL_FAIL : !strcmp(rule, "warn") ? VL_WARN : VL_INFO;
-}
 
 static void
 scsi_evidence(const struct scsi_health *h, struct strlist *ev)
@@ -53,8 +41,8 @@ defects_judge(const struct scsi_health *x, const struct scsi_health *y, const st
 	if (x && x->grown_defects.known) {
 		strlist_addf(ev, "SCSI grown defects before -> after: %" PRIu64 "->%" PRIu64, x->grown_defects.v,
 			     y->grown_defects.v);
-		if (y->grown_defects.v > x->grown_defects.v && (to = rule_level(r->defects))) {
-			raise_to(lv, to);
+		if (y->grown_defects.v > x->grown_defects.v && (to = triage_rule_level(r->defects))) {
+			triage_raise(lv, to);
 			grew = true;
 			triage_add_reason(why, wn, "grown defects +%" PRIu64 " during the test, now %" PRIu64
 					  " (--scsi-defects)", y->grown_defects.v - x->grown_defects.v,
@@ -62,7 +50,7 @@ defects_judge(const struct scsi_health *x, const struct scsi_health *y, const st
 		}
 	}
 	if (r->max_defects > 0 && (double)y->grown_defects.v > r->max_defects) {
-		raise_to(lv, VL_WARN);
+		triage_raise(lv, VL_WARN);
 		if (grew)	/* the reason says the count already */
 			strlist_addf(ev, "SCSI grown defects %" PRIu64 " over --max-grown-defects %.0f",
 				     y->grown_defects.v, r->max_defects);
@@ -77,15 +65,15 @@ static void
 errors_judge(const char *what, const struct known_u64 *x, const struct known_u64 *y,
 	     const struct tri_health_rules *r, enum verdict_level *lv, char *why, size_t wn)
 {
-	enum verdict_level to = rule_level(r->uncorrected);
+	enum verdict_level to = triage_rule_level(r->uncorrected);
 	if (!y->known || !to)
 		return;
 	if (x && x->known && y->v > x->v) {
-		raise_to(lv, to);
+		triage_raise(lv, to);
 		triage_add_reason(why, wn, "uncorrected %s errors +%" PRIu64 " during the test (--scsi-errors)",
 				  what, y->v - x->v);
 	} else if (y->v) {
-		raise_to(lv, VL_WARN);
+		triage_raise(lv, VL_WARN);
 		triage_add_reason(why, wn, "%" PRIu64 " uncorrected %s errors", y->v, what);
 	}
 }
@@ -96,8 +84,8 @@ triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y, cons
 {
 	enum verdict_level to;
 	scsi_evidence(y, ev);
-	if (y->ie_asc.known && y->ie_ascq.known && (y->ie_asc.v || y->ie_ascq.v) && (to = rule_level(r->ie))) {
-		raise_to(lv, to);
+	if (y->ie_asc.known && y->ie_ascq.known && (y->ie_asc.v || y->ie_ascq.v) && (to = triage_rule_level(r->ie))) {
+		triage_raise(lv, to);
 		triage_add_reason(why, wn, "informational exception %02" PRIX64 "/%02" PRIX64 ": %s (--scsi-ie)",
 				  y->ie_asc.v, y->ie_ascq.v, y->ie_text[0] ? y->ie_text : "raised");
 	}
@@ -107,7 +95,7 @@ triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y, cons
 	errors_judge("verify", x ? &x->verify_uncorrected : NULL, &y->verify_uncorrected, r, lv, why, wn);
 	if (y->selftest_last_result.known && y->selftest_last_result.v >= 3 && y->selftest_last_result.v <= 7) {
 		char lba[32];
-		raise_to(lv, VL_FAIL);
+		triage_raise(lv, VL_FAIL);
 		triage_add_reason(why, wn, "SCSI self-test failed (result %" PRIu64 ") at LBA %s",
 				  y->selftest_last_result.v,
 				  known_fmt_u64(&y->selftest_last_lba, "%llu", NULL, lba, sizeof lba));
@@ -115,7 +103,7 @@ triage_scsi_judge(const struct scsi_health *x, const struct scsi_health *y, cons
 	if (y->temperature_c.known) {
 		strlist_addf(ev, "temperature: %" PRId64 " C (limit %.0f C)", y->temperature_c.v, r->max_temp);
 		if ((double)y->temperature_c.v > r->max_temp) {
-			raise_to(lv, VL_FAIL);
+			triage_raise(lv, VL_FAIL);
 			triage_add_reason(why, wn, "too warm: %" PRId64 " C (limit %.0f C)", y->temperature_c.v,
 					  r->max_temp);
 		}
@@ -150,7 +138,7 @@ triage_format_judge(enum scsi_format fmt, const struct known_u64 *block_bytes,
 		snprintf(dev, sizeof dev, "%s", sg_node);
 	else
 		snprintf(dev, sizeof dev, "on %s's sg device", name);
-	raise_to(lv, VL_WARN);
+	triage_raise(lv, VL_WARN);
 	triage_add_reason(why, wn, "%s-byte logical blocks: needs a low-level format to 512 before use", bb);
 	strlist_addf(ev, "format: %s-byte logical blocks (READ CAPACITY(16)): no host file system or write test "
 		     "can use it; fix: sg_format --format --size=512 %s (erases it), %s", bb, dev, est);

@@ -8,19 +8,7 @@
 #include <string.h>
 #include "bench/triage-int.h"
 
-static void
-raise_to(enum verdict_level *lv, enum verdict_level to)
-{
-	if (*lv < to)
-		*lv = to;
-}
 
-/* A fail|warn|off rule: the level it raises to, VL_INFO (false) off. */
-static enum verdict_level
-rule_level(const char *rule)
-{
-	return !strcmp(rule, "fail") ? VL_FAIL : !strcmp(rule, "warn") ? VL_WARN : VL_INFO;
-}
 
 static void
 nvme_evidence(const struct nvme_health *h, struct strlist *ev)
@@ -49,34 +37,34 @@ nvme_judge(const struct nvme_health *x, const struct nvme_health *y, const struc
 {
 	nvme_evidence(y, ev);
 	enum verdict_level to;
-	if (y->critical_warning.known && y->critical_warning.v && (to = rule_level(r->critical))) {
+	if (y->critical_warning.known && y->critical_warning.v && (to = triage_rule_level(r->critical))) {
 		char names[128];
 		nvme_crit_text(y->critical_warning.v, names, sizeof(names));
-		raise_to(lv, to);
+		triage_raise(lv, to);
 		triage_add_reason(why, wn, "NVMe critical warning 0x%02" PRIx64 ": %s (--nvme-critical)",
 				  y->critical_warning.v, names[0] ? names : "reserved bits");
 	}
 	if (y->available_spare.known && y->spare_threshold.known &&
-	    y->available_spare.v < y->spare_threshold.v && (to = rule_level(r->spare))) {
-		raise_to(lv, to);
+	    y->available_spare.v < y->spare_threshold.v && (to = triage_rule_level(r->spare))) {
+		triage_raise(lv, to);
 		triage_add_reason(why, wn, "NVMe available spare %" PRIu64 "%% below its threshold %" PRIu64
 				  "%% (--nvme-spare)", y->available_spare.v, y->spare_threshold.v);
 	}
 	if (r->max_wear > 0 && y->percent_used.known && (double)y->percent_used.v >= r->max_wear) {
-		raise_to(lv, VL_WARN);
+		triage_raise(lv, VL_WARN);
 		triage_add_reason(why, wn, "NVMe percentage used %" PRIu64 "%% (--max-wear %.0f%%)",
 				  y->percent_used.v, r->max_wear);
 	}
 	if (x && x->media_errors.known && y->media_errors.known)
 		strlist_addf(ev, "NVMe media errors before -> after: %" PRIu64 "->%" PRIu64, x->media_errors.v,
 			     y->media_errors.v);
-	if ((to = rule_level(r->media)) && y->media_errors.known) {
+	if ((to = triage_rule_level(r->media)) && y->media_errors.known) {
 		if (x && x->media_errors.known && y->media_errors.v > x->media_errors.v) {
-			raise_to(lv, to);
+			triage_raise(lv, to);
 			triage_add_reason(why, wn, "NVMe media errors grew by %" PRIu64 " during the test (--nvme-media-errors)",
 					  y->media_errors.v - x->media_errors.v);
 		} else if (y->media_errors.v) {
-			raise_to(lv, VL_WARN);
+			triage_raise(lv, VL_WARN);
 			triage_add_reason(why, wn, "NVMe media errors: %" PRIu64, y->media_errors.v);
 		}
 	}
@@ -85,7 +73,7 @@ nvme_judge(const struct nvme_health *x, const struct nvme_health *y, const struc
 	if (y->temperature_c.known) {
 		strlist_addf(ev, "temperature: %" PRId64 " C (limit %.0f C)", y->temperature_c.v, r->max_temp);
 		if ((double)y->temperature_c.v > r->max_temp) {
-			raise_to(lv, VL_FAIL);
+			triage_raise(lv, VL_FAIL);
 			triage_add_reason(why, wn, "too warm: %" PRId64 " C (limit %.0f C)", y->temperature_c.v,
 					  r->max_temp);
 		}
@@ -117,6 +105,6 @@ triage_health_judge(const struct tri_snap *b, const struct tri_snap *a, const st
 			 s->sh.reason[0] && strcmp(s->sh.reason, "not a SCSI drive") &&
 				 strcmp(s->sh.reason, "no SCSI health source") ? s->sh.reason :
 			 s->reason[0] ? s->reason : "not read";
-	raise_to(lv, VL_WARN);
+	triage_raise(lv, VL_WARN);
 	triage_add_reason(why, wn, "health not read: %s (--health-optional on: no warning)", rs);
 }

@@ -6,6 +6,7 @@
 #ifndef DS_TRIAGE_INT_H
 #define DS_TRIAGE_INT_H
 #include <stdatomic.h>
+#include <string.h>
 #include "bench/bench.h"
 #include "bench/pin.h"
 #include "bench/selftest-run.h"
@@ -241,4 +242,18 @@ void triage_selftest_add(struct bench_ctx *c);
 int triage_selftest_run(struct bench_ctx *c, const struct plan_step *st, struct step_result *sr);
 void triage_selftest_run_judge(struct bench_ctx *c, size_t t, enum verdict_level *lv, char *why, size_t wn,
 			       struct strlist *ev);
+/* A verdict raised to at least to. */
+static inline void
+triage_raise(enum verdict_level *lv, enum verdict_level to)
+{
+	if (*lv < to)
+		*lv = to;
+}
+
+/* A fail|warn|off rule's level: VL_FAIL, VL_WARN, VL_INFO (false: off). */
+static inline enum verdict_level
+triage_rule_level(const char *rule)
+{
+	return !strcmp(rule, "fail") ? VL_FAIL : !strcmp(rule, "warn") ? VL_WARN : VL_INFO;
+}
 #endif

@@ -270,12 +270,6 @@ triage_snap_free(struct tri_snap *s)
 	strlist_free(&s->checks);
 }
 
-static void
-raise_to(enum verdict_level *lv, enum verdict_level to)
-{
-	if (*lv < to)
-		*lv = to;
-}
 
 /* SMART before and after, and the inventory's checks: evidence, reasons and
  * the rules (too warm: fail; new reallocated or pending sectors: fail; any
@@ -288,7 +282,7 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct kn
 	for (size_t k = 0; k < any->checks.n; k++)
 		strlist_addf(ev, "inventory: %s", any->checks.v[k]);
 	if (any->link_low) {
-		raise_to(lv, VL_WARN);
+		triage_raise(lv, VL_WARN);
 		triage_add_reason(why, wn, "link below capability");
 	}
 	if (!b->smart || !a->smart) {
@@ -305,7 +299,7 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct kn
 		if (temp_peak.known)
 			strlist_addf(ev, "temperature while reading: up to %.0f C", temp_peak.v);
 		if (temp > max_temp) {
-			raise_to(lv, VL_FAIL);
+			triage_raise(lv, VL_FAIL);
 			triage_add_reason(why, wn, "too warm: %.0f C (limit %.0f C)", temp, max_temp);
 		}
 	} else {
@@ -328,7 +322,7 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct kn
 		 * (off: in the evidence only) */
 		if (sectors && !strcmp(ns_rule, "off"))
 			continue;
-		raise_to(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
+		triage_raise(lv, sectors && !strcmp(ns_rule, "fail") ? VL_FAIL : VL_WARN);
 		triage_add_reason(why, wn, "SMART %u grew by %llu during the test%s%s", triage_smart_ids[k],
 				  (unsigned long long)(y->v - x->v),
 				  triage_smart_ids[k] == 5 ? " (reallocated sectors)" :
@@ -341,7 +335,7 @@ triage_smart_judge(const struct tri_snap *b, const struct tri_snap *a, struct kn
 	for (size_t k = 0; k < TRI_SMART_N; k++) {
 		uint8_t id = triage_smart_ids[k];
 		if ((id == 5 || id == 197 || id == 198) && a->attr[k].known && a->attr[k].v) {
-			raise_to(lv, VL_WARN);
+			triage_raise(lv, VL_WARN);
 			triage_add_reason(why, wn, "SMART %u is %llu (%s)", id, (unsigned long long)a->attr[k].v,
 				   id == 5 ? "reallocated sectors" : id == 197 ? "pending sectors" :
 				   "offline uncorrectable");

@@ -30,12 +30,6 @@ triage_add_reason(char *buf, size_t n, const char *fmt, ...)
 	return 0;
 }
 
-static void
-raise_to(enum verdict_level *lv, enum verdict_level to)
-{
-	if (*lv < to)
-		*lv = to;
-}
 
 enum { C_TGT, C_CTRL, C_PORT, C_MODEL, C_SERIAL, C_SOLO, C_SHARED, C_SOLO_PCT, C_SHARED_PCT,
        C_EXT, C_SLOW, C_MAXMS, C_TEMP, C_REALLOC, C_PENDING, C_VERDICT, C_REASONS, C_RESUME, N_COLS };
@@ -208,7 +202,7 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 		triage_add_reason(why, sizeof(why), "its read stopped early%s%s", T->note[0] ? ": " : "", T->note);
 	}
 	if ((!T->scanned && !T->out) || r->interrupted) {
-		raise_to(&lv, VL_WARN);
+		triage_raise(&lv, VL_WARN);
 		triage_add_reason(why, sizeof(why), !r->interrupted ? "the read test did not run" : T->scanned
 				  ? "the run was stopped before the end" : "the run was stopped: the read test did not finish");
 	}
