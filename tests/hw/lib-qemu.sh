@@ -19,6 +19,10 @@
 #                                hwq_g_start (mounts, results to ttyS1, @@BEGIN, the modules),
 #                                hwq_g_wait_disks N_SD N_NVME, hwq_g_send DIR (every file with its
 #                                checksum), hwq_g_end (@@END, power off)
+#                                hwq_g_dash FIRST WANT OUT: the dashboard under tmux (when in
+#                                the image) once FIRST shows, Down until WANT shows, the screen
+#                                into OUT
+#   hwq_tmux_files ROOT          the terminfo entry and UTF-8 locale tmux needs, into ROOT
 #   hwq_run_guest OUT CONSOLE QEMU-ARGS...
 #                                hwq_boot of the built kernel and W/initramfs.cpio; FAIL (exit 1)
 #                                with the last console lines unless the guest reached @@END
@@ -324,11 +328,39 @@ hwq_g_send() {
 		echo "@@EOF ${f##*/}"
 	done
 }
+hwq_g_dash() {
+	[ -x /bin/tmux ] || return 0
+	mkdir -p /dev/pts; mount -t devpts devpts /dev/pts 2>/dev/null
+	export TERM=tmux-256color HOME=/tmp LC_ALL=C.UTF-8
+	tmux -u new-session -d -s ds -x 160 -y 50 "diskscope 2>/tmp/dash.err" 2>"$3.err"
+	i=0
+	while [ $i -lt 60 ]; do
+		tmux capture-pane -p -t ds 2>/dev/null | grep -q "$1" && break
+		sleep 0.5; i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 30 ]; do
+		tmux capture-pane -p -t ds | grep -q "$2" && break
+		tmux send-keys -t ds Down; sleep 0.5; i=$((i + 1))
+	done
+	tmux capture-pane -p -t ds >"$3" 2>>"$3.err"
+	tmux kill-server 2>/dev/null
+}
 hwq_g_end() {
 	echo "@@END"
 	poweroff -f
 }
 EOG
+}
+
+hwq_tmux_files() {
+	local t
+	for t in /lib/terminfo/t/tmux-256color /usr/share/terminfo/t/tmux-256color; do
+		[ -f "$t" ] && mkdir -p "$1/usr/share/terminfo/t" && cp -L "$t" "$1/usr/share/terminfo/t/"
+	done
+	[ -d /usr/lib/locale/C.utf8 ] && mkdir -p "$1/usr/lib/locale" &&
+		cp -rL /usr/lib/locale/C.utf8 "$1/usr/lib/locale/"
+	return 0
 }
 
 hwq_run_guest() {

@@ -115,35 +115,13 @@ if [ -x /bin/nvme ]; then
 fi
 # the dashboard's details panel on an NVMe drive (when tmux is in the image): the
 # selection moves down the tree until the panel shows an NVMe health section
-if [ -x /bin/tmux ]; then
-	mkdir -p /dev/pts; mount -t devpts devpts /dev/pts 2>/dev/null
-	export TERM=tmux-256color HOME=/tmp LC_ALL=C.UTF-8
-	tmux -u new-session -d -s ds -x 160 -y 50 "diskscope 2>/tmp/dash.err" 2>$O/dash.err
-	i=0
-	while [ $i -lt 60 ]; do
-		tmux capture-pane -p -t ds 2>/dev/null | grep -q nvme0n1 && break
-		sleep 0.5; i=$((i + 1))
-	done
-	i=0
-	while [ $i -lt 30 ]; do
-		tmux capture-pane -p -t ds | grep -q 'NVMe health' && break
-		tmux send-keys -t ds Down; sleep 0.5; i=$((i + 1))
-	done
-	tmux capture-pane -p -t ds >$O/dash-nvme.txt 2>>$O/dash.err
-	tmux kill-server 2>/dev/null
-fi
+hwq_g_dash nvme0n1 'NVMe health' $O/dash-nvme.txt
 hwq_g_send $O
 hwq_g_end
 EOF
 mkdir -p "$R/etc"
 printf 'N_SD=%s\nN_NVME=%s\n' "$n_sd" "$n_nvme" >"$R/etc/rig.conf"
-# the terminal description tmux gives the dashboard
-for t in /lib/terminfo/t/tmux-256color /usr/share/terminfo/t/tmux-256color; do
-	[ -f "$t" ] && mkdir -p "$R/usr/share/terminfo/t" && cp -L "$t" "$R/usr/share/terminfo/t/"
-done
-# and the UTF-8 locale tmux insists on
-[ -d /usr/lib/locale/C.utf8 ] && mkdir -p "$R/usr/lib/locale" &&
-	cp -rL /usr/lib/locale/C.utf8 "$R/usr/lib/locale/"
+hwq_tmux_files "$R"
 hwq_initramfs "$R" "$W/initramfs.cpio" "ahci sd_mod sg nvme megaraid_sas crc64_rocksoft_generic" \
 	"$BIN" "$(command -v lspci)" $(command -v nvme) $(command -v tmux) || { echo "FAIL: could not build the initramfs"; exit 1; }
 hwq_log "initramfs $(du -h "$W/initramfs.cpio" | cut -f1), $(wc -l <"$R/etc/modules.order") modules"

@@ -89,23 +89,7 @@ wait_sd && capture 512
 echo "@@T 512=$(hwq_g_up)"
 # the dashboard's details panel on the SCSI drive (when tmux is in the image): the
 # selection moves down the tree until the panel shows its SCSI section
-if [ -x /bin/tmux ]; then
-	mkdir -p /dev/pts; mount -t devpts devpts /dev/pts 2>/dev/null
-	export TERM=tmux-256color HOME=/tmp LC_ALL=C.UTF-8
-	tmux -u new-session -d -s ds -x 160 -y 50 "diskscope 2>/tmp/dash.err" 2>$O/dash.err
-	i=0
-	while [ $i -lt 60 ]; do
-		tmux capture-pane -p -t ds 2>/dev/null | grep -q sda && break
-		sleep 0.5; i=$((i + 1))
-	done
-	i=0
-	while [ $i -lt 30 ]; do
-		tmux capture-pane -p -t ds | grep -q 'SCSI: sas' && break
-		tmux send-keys -t ds Down; sleep 0.5; i=$((i + 1))
-	done
-	tmux capture-pane -p -t ds >$O/dash-scsi.txt 2>>$O/dash.err
-	tmux kill-server 2>/dev/null
-fi
+hwq_g_dash sda 'SCSI: sas' $O/dash-scsi.txt
 variant 512e physblk_exp=3
 variant 4kn sector_size=4096
 variant dif dif=1
@@ -117,12 +101,7 @@ variant zbc zbc=managed zone_size_mb=4
 hwq_g_send $O
 hwq_g_end
 EOF
-# the terminal description and UTF-8 locale tmux gives the dashboard
-for t in /lib/terminfo/t/tmux-256color /usr/share/terminfo/t/tmux-256color; do
-	[ -f "$t" ] && mkdir -p "$R/usr/share/terminfo/t" && cp -L "$t" "$R/usr/share/terminfo/t/"
-done
-[ -d /usr/lib/locale/C.utf8 ] && mkdir -p "$R/usr/lib/locale" &&
-	cp -rL /usr/lib/locale/C.utf8 "$R/usr/lib/locale/"
+hwq_tmux_files "$R"
 hwq_initramfs "$R" "$W/initramfs.cpio" "sd_mod sg scsi_debug" \
 	"$BIN" "$(command -v sg_inq)" "$(command -v sg_vpd)" "$(command -v sg_readcap)" \
 	"$(command -v sg_logs)" $(command -v tmux) || { echo "FAIL: could not build the initramfs"; exit 1; }
