@@ -2,6 +2,7 @@
  * callbacks, and `diskscope show`.  Part of main (the one bridge between
  * src/ and ui/), compiled with it, -Iui. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "bench/bench.h"
@@ -197,7 +199,11 @@ tui_export(void *ctx, const char *fmt, char *out, size_t outlen)
 		return -ENOENT;
 	localtime_r(&r->started, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	snprintf(out, outlen, "diskscope-%s-%s.%s", r->test, stamp, fmt);
+	/* the full path: the notice says where the file went */
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, ".");
+	snprintf(out, outlen, "%s/diskscope-%s-%s.%s", strcmp(cwd, "/") ? cwd : "", r->test, stamp, fmt);
 	(void)c;
 	const struct writer *w = writer_find(fmt, NULL);	/* the writer registry */
 	return w ? w->write(r, out) : -EINVAL;

@@ -502,8 +502,17 @@ detail_text(struct ui *u, const struct brow *r, const struct btab *b, int y, int
 
 			if ((int)k == b->c_tgt || (int)k == b->c_verdict || (int)k == b->c_reasons)
 				continue;
+			const struct result_col *col = &b->tb->cols[k];
+			const char *un = col->type == COL_DBL && strcmp(col->unit, "%") ? col->unit : "";
+
 			table_cell_text(b->tb, (size_t)r->tab_row, k, v, sizeof(v));
-			LINE(EL_DIM, "%s: %s", b->tb->cols[k].title, v);	/* v has its unit */
+			bool deg = !strcmp(un, "C");	/* as the row writes it: 31°C */
+
+			if (deg)
+				un = u->utf8 ? "\u00b0C" : "C";
+			/* the cell has "%" only: the other units follow the number */
+			LINE(EL_DIM, "%s: %s%s%s", col->title, v, un[0] && !deg && strcmp(v, "-") ? " " : "",
+			     strcmp(v, "-") ? un : "");
 		}
 	for (size_t k = 0; res && k < res->n_verdicts; k++) {
 		const struct verdict *vd = &res->verdicts[k];

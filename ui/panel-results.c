@@ -147,12 +147,25 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 	if (tables_first)
 		draw_tables(ro, res);
 	OUT(EL_TEXT, "%s", "");
-	OUT(EL_DIM, "%-5s %-6s %11s %11s %6s", "step", "drives", "aggregate", "ideal", "eff");
+	/* ideal and eff only where a step has an ideal (saturate): else the
+	 * step's label, what it was */
+	bool ideal = false, what = false;
+	for (size_t i = 0; i < res->n_steps; i++) {
+		ideal |= res->steps[i].ideal_mbps > 0;
+		what |= res->steps[i].label[0] != 0;
+	}
+	if (ideal)
+		OUT(EL_DIM, "%-5s %-6s %11s %11s %6s", "step", "drives", "aggregate", "ideal", "eff");
+	else
+		OUT(EL_DIM, "%-5s %-6s %11s  %s", "step", "drives", "aggregate", what ? "what" : "");
 	for (size_t i = 0; i < res->n_steps; i++) {
 		const struct step_result *st = &res->steps[i];
 
 		step_cells(st, a, b, c, sizeof(a));
-		OUT(EL_TEXT, "%-5u %-6zu %11s %11s %6s", st->index, st->active.n, a, b, c);
+		if (ideal)
+			OUT(EL_TEXT, "%-5u %-6zu %11s %11s %6s", st->index, st->active.n, a, b, c);
+		else
+			OUT(EL_TEXT, "%-5u %-6zu %11s  %s", st->index, st->active.n, a, st->label);
 		if (res->n_steps > 1 && i + 1 < res->n_steps)
 			continue;
 		/* The per-target detail of the last (widest) step. */

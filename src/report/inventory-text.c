@@ -305,8 +305,9 @@ print_drive(FILE *f, const struct drive *d, int mw)
 static void
 print_header(FILE *f, int mw)
 {
-	fprintf(f, "  %-8s %-*s %7s %-4s %-8s %-4s %-8s %-9s %3s\n", "DRIVE", mw, "MODEL", "SIZE",
-		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TMP");
+	/* ACCESS: what the row ends with (virtual, or why it could not be opened) */
+	fprintf(f, "  %-8s %-*s %7s %-4s %-8s %-4s %-8s %-9s %3s %s\n", "DRIVE", mw, "MODEL", "SIZE",
+		"SECT", "ROTATION", "TRIM", "SMR", "SMART", "TMP", "ACCESS");
 }
 
 void

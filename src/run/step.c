@@ -318,6 +318,22 @@ step_setup(struct runner *r, const struct plan_step *st, struct worker *w, struc
 	return rc;
 }
 
+/* Wall seconds per planned second: 1/N when every target is a sim drive
+ * at --sim-speed N (the slowest sets it), 1 when any runs in real time. */
+static double
+eta_wall_scale(const struct runner *r)
+{
+	double speed = 0;
+	for (size_t i = 0; i < r->n_t; i++) {
+		const struct target *t = &r->t[i];
+		if (t->kind != TGT_SIM || !(t->sim_speed > 0))
+			return 1;
+		if (!(speed > 0) || t->sim_speed < speed)
+			speed = t->sim_speed;
+	}
+	return speed > 0 ? 1 / speed : 1;
+}
+
 /* The sampler: 10 Hz until every worker is done (woken at once when the
  * last one finishes); the test's tick, the ETA from planned durations. */
 static void
@@ -332,13 +348,15 @@ step_watch(struct runner *r, const struct plan_step *st, size_t step_pos, struct
 		sample(r, step_pos, false);
 		if (r->plan.test && r->plan.test->on_tick)
 			r->plan.test->on_tick(&r->ctx, st, (double)(now_ns() - t0) / 1e9);
-		/* ETA from planned durations */
+		/* ETA from planned durations: planned on the drives' clock, so
+		 * sim drives at --sim-speed N take 1/N of it in wall time */
 		pthread_mutex_lock(&r->mu);
+		double wall = eta_wall_scale(r);
 		double el_step = (double)(now_ns() - t0) / 1e9;
-		if (el_step > step_planned(st))
-			el_step = step_planned(st);
+		if (el_step > step_planned(st) * wall)
+			el_step = step_planned(st) * wall;
 		if (r->planned_s > 0) {
-			double left = r->planned_s - r->done_planned_s - el_step;
+			double left = (r->planned_s - r->done_planned_s) * wall - el_step;
 			KNOWN_SET(r->snap.eta_s, left > 0 ? left : 0);
 		}
 		pthread_mutex_unlock(&r->mu);

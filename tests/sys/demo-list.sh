@@ -45,6 +45,8 @@ PY
 "$DS" --demo list >"$T/l.txt" 2>&1 || fail "--demo list"
 grep -q "WD40EZRX" "$T/l.txt" || fail "text list lacks the rig's drives"
 grep -q "88SE9485" "$T/l.txt" || fail "text list lacks the 88SE9485"
+# every column has a header: the one after TMP (virtual, or why not opened) is ACCESS (issue 20)
+grep -qE "^  DRIVE .* TMP ACCESS$" "$T/l.txt" || fail "no ACCESS header after TMP: $(grep -m1 DRIVE "$T/l.txt")"
 # whole names: a model is never cut short silently, a long controller name
 # folds at a space onto the next line instead of losing its end
 grep -q "WDC WD40EZRX-00SPEB0 " "$T/l.txt" || fail "text list cuts the model WDC WD40EZRX-00SPEB0"

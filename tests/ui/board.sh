@@ -73,6 +73,10 @@ ds_keys Home Enter
 ds_wait 'Board: sim:sim4 +\(Esc back\)' "the FAIL row's detail"
 ds_wait 'unreadable: LBA 781312000-781314047' "its unreadable extent"
 ds_wait 'SMART' "its SMART line"
+# every figure of the test's table with its unit (issue 20)
+ds_wait 'Solo: [0-9.]+ MB/s' "the solo rate in MB/s"
+ds_wait 'Slowest read: [0-9.]+ ms' "the slowest read in ms"
+ds_wait 'Temp: [0-9.]+°C' "the temperature in °C"
 ds_keys Escape
 ds_wait 'Board +5 drives, by verdict' "back on the board"
 ds_keys o

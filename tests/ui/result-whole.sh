@@ -25,7 +25,7 @@ ds_screen | grep -qE '(10|100)ms' || ds_fail "no ms tick labels on the latency a
 ds_screen | grep -qE '│ +p50 ' || ds_fail "p50 not marked under the histogram"
 ds_screen | grep -qE 'p99\.9 [0-9.]+ [mu]?s +max [0-9.]+' || ds_fail "no p99.9 and max under the histogram"
 ds_keys e
-ds_wait 'saved diskscope-seqread' "the export"
+ds_wait "saved $FIX/diskscope-seqread" "the export, with the path it wrote"
 ds_keys q
 ds_wait_exit >/dev/null
 json=$(ls "$FIX"/diskscope-seqread-*.json | head -1)

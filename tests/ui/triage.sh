@@ -23,6 +23,10 @@ ds_wait 'Result: triage' "the result view"
 ds_wait 'sim2: WARN: SLOW alone' "the weak unit's verdict"
 ds_wait 'sim4: FAIL: unreadable at LBA 781312000-781314047' "the flawed unit's verdict"
 ds_wait '5 drives: 3 pass, 1 warn, 1 fail' "the summary"
+# the step table says what each step was; no empty ideal/eff columns (issue 20)
+ds_wait 'step +drives +aggregate +what' "the step table's header"
+ds_wait '^│ 1 +5 +[0-9.]+ MB/s +SMART before' "the first step named"
+ds_screen | grep -qE 'ideal +eff' && ds_fail "empty ideal/eff columns in a triage's step table"
 ds_keys Tab	# from the board (it takes the focus) to the result
 i=0
 while [ $i -lt 60 ]; do ds_keys Down; i=$((i + 1)); done	# scroll to the table
