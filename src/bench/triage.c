@@ -573,7 +573,7 @@ const struct bench_test bench_triage = {
 						       &bp_stall, &bp_slow, &bp_fast, &bp_temp, &bp_maxbad,
 						       &bp_failbelow, &bp_newsect, &bp_tempevery, &bp_wv, &bp_from,
 						       &bp_budget, &bp_pin_budget, &bp_nvcrit, &bp_nvspare, &bp_nvmedia,
-						       &bp_wear, &bp_hopt, NULL },
+						       &bp_wear, &bp_hopt, &triage_bp_provenance, NULL },
 	.plan = triage_plan,
 	.before = triage_before,
 	.on_io = triage_on_io,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
+#include "inventory/farm.h"
 #include "inventory/nvme.h"
 
 /* The SMART attributes that predict failure: reallocated, reported
@@ -32,6 +33,13 @@ struct tri_snap {
 	bool nvme;			/* the NVMe health log was read (its source's) */
 	struct nvme_health nh;		/* it; .reason says why not */
 	bool physical;			/* ata, scsi, nvme or usb: its health must be read */
+	/* provenance (triage-provenance.c): an ATA drive's FARM log, hidden
+	 * capacity, SMART 9 and serial as read */
+	bool prov;
+	struct farm_info farm;
+	struct hidden_capacity hidden;
+	struct known_u64 smart_poh;
+	char serial[64];
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the
@@ -73,4 +81,10 @@ struct drive;
 struct target;
 bool triage_drive_physical(const struct drive *d, const struct target *tg);
 void triage_snap_free(struct tri_snap *s);
+/* triage-provenance.c: the snapshot's part, and the rules (rule: --provenance
+ * warn|off) on the snapshot before the reads */
+void triage_prov_snap(struct tri_snap *s, const struct drive *d);
+void triage_prov_judge(const struct tri_snap *b, const char *rule, enum verdict_level *lv, char *why,
+		       size_t wn, struct strlist *ev);
+extern const struct bench_param triage_bp_provenance;
 #endif
