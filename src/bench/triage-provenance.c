@@ -28,20 +28,27 @@ triage_prov_snap(struct tri_snap *s, const struct drive *d)
 	snprintf(s->serial, sizeof s->serial, "%s", d->ata.id.serial[0] ? d->ata.id.serial : d->serial);
 }
 
+/* "23,114 h", "unknown" */
+static const char *
+hours(const struct known_u64 *h, char *buf, size_t n)
+{
+	char d[32];
+	if (!h->known)
+		snprintf(buf, n, "unknown");
+	else
+		snprintf(buf, n, "%s h", farm_thousands(h->v, d, sizeof d));
+	return buf;
+}
+
 static void
 farm_line(const struct farm_info *f, struct strlist *ev)
 {
-	char poh[32] = "unknown", sp[32] = "unknown", hf[32] = "unknown";
-	if (f->power_on_hours.known)
-		farm_thousands(f->power_on_hours.v, poh, sizeof poh);
-	if (f->spindle_hours.known)
-		farm_thousands(f->spindle_hours.v, sp, sizeof sp);
-	if (f->head_flight_hours.known)
-		farm_thousands(f->head_flight_hours.v, hf, sizeof hf);
-	strlist_addf(ev, "FARM (%s): power-on %s h, spindle %s h, head flight %s h, serial %s, model %s%s%s",
-		     f->source, poh, sp, hf, f->serial[0] ? f->serial : "not in the log",
-		     f->model[0] ? f->model : "not in the log", f->assembly[0] ? ", assembled (YYWW) " : "",
-		     f->assembly);
+	char poh[32], sp[32], hf[32];
+	strlist_addf(ev, "FARM (%s): power-on %s, spindle %s, head flight %s, serial %s, model %s%s%s",
+		     f->source, hours(&f->power_on_hours, poh, sizeof poh),
+		     hours(&f->spindle_hours, sp, sizeof sp), hours(&f->head_flight_hours, hf, sizeof hf),
+		     f->serial[0] ? f->serial : "not in the log", f->model[0] ? f->model : "not in the log",
+		     f->assembly[0] ? ", assembled (YYWW) " : "", f->assembly);
 }
 
 void
@@ -62,11 +69,12 @@ triage_prov_judge(const struct tri_snap *b, const char *rule, enum verdict_level
 				triage_add_reason(why, wn, "FARM mismatch: %s (--provenance)", msg);
 			}
 		}
-	} else {
-		strlist_addf(ev, "FARM: unknown (%s)", b->farm.reason[0] ? b->farm.reason : "not read");
+	} else if (b->farm.reason[0]) {	/* a sim model without [provenance] says nothing */
+		strlist_addf(ev, "FARM: unknown (%s)", b->farm.reason);
 	}
 	char hc[256];
-	strlist_add(ev, hpa_text(&b->hidden, hc, sizeof hc));
+	if (b->hidden.known || b->hidden.reason[0])
+		strlist_add(ev, hpa_text(&b->hidden, hc, sizeof hc));
 	if (b->hidden.known && b->hidden.hidden.v && on) {
 		if (*lv < VL_WARN)
 			*lv = VL_WARN;

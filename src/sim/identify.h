@@ -9,4 +9,8 @@
 void sim_identify_words(const struct sim_drive_model *m, const char *serial, uint16_t w[256]);
 /* SMART as libatasmart would have parsed it (attrs malloc'd: ata_info_free). */
 void sim_smart_info(const struct sim_drive_model *m, struct smart_info *s);
+/* The FARM log and hidden capacity its [provenance] section gives (no
+ * section: no FARM, nothing hidden). */
+void sim_provenance_info(const struct sim_drive_model *m, const struct ata_identify *id,
+			 struct farm_info *farm, struct hidden_capacity *hc);
 #endif

@@ -78,6 +78,9 @@ static const struct sim_key drive_keys[] = {
 	{ "nvme", "media_errors", SK_U64, OFF(nvme_media_errors), 0, 0, 1e12, false, false },
 	{ "nvme", "media_errors_during", SK_U64, OFF(nvme_media_errors_during), 0, 0, 1e12, false, false },
 	{ "nvme", "temperature_c", SK_DBL, OFF(nvme_temperature_c), 0, -40, 125, false, false },
+	{ "provenance", "farm_power_on_hours", SK_U64, OFF(farm_power_on_hours), 0, 1, 1e7, false, false },
+	{ "provenance", "farm_serial", SK_STR, OFF(farm_serial), SZ(farm_serial), 0, 0, false, false },
+	{ "provenance", "native_sectors", SK_U64, OFF(native_sectors), 0, 1, 1e15, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */

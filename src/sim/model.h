@@ -92,6 +92,12 @@ struct sim_drive_model {
 	uint64_t nvme_critical_warning, nvme_spare, nvme_spare_threshold, nvme_percent_used;
 	uint64_t nvme_media_errors, nvme_media_errors_during;	/* _during: added once a test's I/O ran */
 	double nvme_temperature_c;
+	/* provenance ([provenance]): a FARM log (farm_power_on_hours > 0) and
+	 * its serial ("" the drive's own), the native max (HPA: native_sectors
+	 * past the capacity's sectors; 0 none) */
+	uint64_t farm_power_on_hours;
+	char farm_serial[21];
+	uint64_t native_sectors;
 };
 
 struct sim_hba_model {
