@@ -255,3 +255,23 @@ farm_compare(const struct farm_info *f, const struct known_u64 *smart_hours, con
 	}
 	return found;
 }
+
+int
+farm_text(const struct farm_info *f, const struct known_u64 *smart_hours, const char *serial, char *buf,
+	  size_t n)
+{
+	if (!f->known) {
+		snprintf(buf, n, "FARM: unknown (%s)", f->reason[0] ? f->reason : "not read");
+		return 0;
+	}
+	char msg[256], h[40] = "unknown", th[32];
+	int c = farm_compare(f, smart_hours, "SMART 9", serial, msg, sizeof msg);
+	if (f->power_on_hours.known)
+		snprintf(h, sizeof h, "%s h", farm_thousands(f->power_on_hours.v, th, sizeof th));
+	if (c)
+		snprintf(buf, n, "FARM %s (%s), mismatch: %s", h, f->source, msg);
+	else
+		snprintf(buf, n, "FARM %s (%s)%s", h, f->source, smart_hours && smart_hours->known &&
+			 f->power_on_hours.known ? ", agrees with SMART 9" : "");
+	return c;
+}

@@ -56,6 +56,12 @@ int farm_scsi_decode(const uint8_t *page, size_t len, struct farm_info *out);
  * mismatches (0..2); msg gets them, "; " between; "" none.  Pure. */
 int farm_compare(const struct farm_info *f, const struct known_u64 *smart_hours,
 		 const char *smart_name, const char *serial, char *msg, size_t n);
+/* The line every view shows (list, details panel): "FARM 23,114 h (ATA
+ * log 0xA6), mismatch: SMART 9 says 212 h, FARM says 23,114 h", "FARM
+ * 31,383 h (ATA log 0xA6), agrees with SMART 9", "FARM: unknown (REASON)".
+ * Returns farm_compare's count.  Pure. */
+int farm_text(const struct farm_info *f, const struct known_u64 *smart_hours, const char *serial,
+	      char *buf, size_t n);
 /* 23114 -> "23,114" (buf returned). */
 const char *farm_thousands(uint64_t v, char *buf, size_t n);
 

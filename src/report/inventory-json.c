@@ -288,6 +288,7 @@ drive_json(const struct inventory *inv, const struct drive *d)
 		struct smart_info none = { 0 };
 		snprintf(none.reason, sizeof none.reason, "%.120s",
 			 d->transport == TR_NVME ? "an NVMe drive: its health is under \"nvme\"" :
+			 d->transport == TR_USB && d->ata.reason[0] ? d->ata.reason :
 			 d->ata.state == ATA_NOT_ATA ? "not an ATA drive" :
 			 d->ata.state == ATA_NO_ANSWER ? "no answer" :
 			 d->ata.reason[0] ? d->ata.reason : "not read");
@@ -295,6 +296,8 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	}
 
 	ADD(o, "nvme", d->transport == TR_NVME ? nvme_json(&d->nvme) : NULL);
+	ADD(o, "provenance", doc_provenance(d));
+	ADD(o, "hidden_capacity", doc_hidden_capacity(d));
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

@@ -255,6 +255,7 @@ print_drive(FILE *f, const struct drive *d, int mw)
 	fputc('\n', f);
 	if (d->transport == TR_NVME)
 		print_nvme(f, d);
+	inventory_print_prov(f, d);
 	for (size_t i = 0; i < d->warnings.n; i++)
 		print_wrapped(f, d->name, d->warnings.v[i]);
 }

@@ -51,4 +51,25 @@ v = [x for x in r["verdicts"] if x["kind"] == "triage"]
 assert [x["level"] for x in v] == ["pass", "pass"], [x["text"] for x in v]
 assert "FARM mismatch: SMART 9 says 212 h, FARM says 23,114 h" in v[1]["evidence"], v[1]["evidence"]
 PY
+
+# list: the JSON keys (null where a drive was not asked) and the text lines
+# shellcheck disable=SC2086
+"$DS" $SIM list --json >"$T/l.json" 2>"$T/l.err" || fail "list --json: $(cat "$T/l.err")"
+python3 - "$T/l.json" <<'PY' || fail "list --json"
+import json, sys
+d = {x["name"]: x for x in json.load(open(sys.argv[1]))["inventory"]["drives"]}
+assert d["sim0"]["provenance"] is None and d["sim0"]["hidden_capacity"] is None, d["sim0"]
+p, h = d["sim1"]["provenance"], d["sim1"]["hidden_capacity"]
+assert p["known"] and p["power_on_hours"] == 23114 and p["smart_power_on_hours"] == 212, p
+assert p["mismatch"] == "SMART 9 says 212 h, FARM says 23,114 h", p
+assert h["known"] and h["hidden_sectors"] == 2097152 and h["source"] == "HPA", h
+assert h["reported_sectors"] == 15628053168 and h["native_sectors"] == 15630150320, h
+PY
+# shellcheck disable=SC2086
+"$DS" $SIM list >"$T/l.txt" 2>&1 || fail "list: $(cat "$T/l.txt")"
+grep -q "^    FARM 23,114 h (sim model), mismatch: SMART 9 says 212 h, FARM says 23,114 h$" "$T/l.txt" ||
+	fail "list text: no FARM line: $(cat "$T/l.txt")"
+grep -q "^    hidden capacity: 2097152 sectors (1.07 GB) by HPA$" "$T/l.txt" ||
+	fail "list text: no hidden capacity line: $(cat "$T/l.txt")"
+[ "$(grep -c "FARM\|hidden capacity" "$T/l.txt")" -eq 2 ] || fail "list text: provenance lines for sim0 too"
 echo PASS
