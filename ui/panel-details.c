@@ -343,6 +343,14 @@ drive_lines(struct ui *u, const struct drive *d, struct det_lines *l)
 		scsi_lines(d, l);
 		return;
 	}
+	if (d->ata.state == ATA_OK && (d->ata.farm.known || d->ata.farm.reason[0])) {
+		char fl[400];	/* provenance (inventory/farm.h) */
+		int mis = farm_text(&d->ata.farm, sm->known ? &sm->power_on_hours : NULL,
+				    str_or(d->ata.id.serial, d->serial), fl, sizeof(fl));
+		add(l, mis ? EL_WARN : d->ata.farm.known ? EL_TEXT : EL_UNKNOWN, "%s", fl);
+		add(l, d->ata.hidden.known && d->ata.hidden.hidden.v ? EL_WARN : d->ata.hidden.known ? EL_TEXT :
+		    EL_UNKNOWN, "%s", hpa_text(&d->ata.hidden, fl, sizeof(fl)));
+	}
 	if (!sm->known) {
 		add(l, EL_UNKNOWN, "SMART: unknown (%s)", str_or(sm->reason, "not read"));
 		return;

@@ -106,6 +106,33 @@ step_cells(const struct step_result *st, char *a, char *b, char *c, size_t n)
 		snprintf(c, n, "%5.0f%%", 100 * st->aggregate_mbps.v / st->ideal_mbps);
 }
 
+/* The drives as the inventory saw them (the key for comparing runs). */
+static void
+draw_idents(struct rout *ro, const struct run_result *res)
+{
+	char a[32], b[32], c[32];
+	for (size_t i = 0; i < res->n_ident; i++) {
+		const struct target_ident *id = &res->ident[i];
+
+		if (!id->model[0] && !id->serial[0])
+			continue;
+		if (id->capacity.known)
+			fmt_bytes(a, sizeof(a), (double)id->capacity.v);
+		else
+			snprintf(a, sizeof(a), "?");
+		snprintf(b, sizeof(b), "%s", id->logical.known ? "" : "?");
+		if (id->logical.known)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)id->logical.v);
+		snprintf(c, sizeof(c), "%s", id->physical.known ? "" : "?");
+		if (id->physical.known)
+			snprintf(c, sizeof(c), "%llu", (unsigned long long)id->physical.v);
+		OUT(EL_DIM, "%s: %s, serial %s, %s, %s/%s, %s %s",
+		    i < res->ident_targets.n ? res->ident_targets.v[i] : "?", id->model[0] ? id->model : "?",
+		    id->serial[0] ? id->serial : "?", a, b, c, id->controller[0] ? id->controller : "?",
+		    id->port[0] ? id->port : "?");
+	}
+}
+
 static void
 draw_result(struct ui *u, const struct rect *r, const struct run_result *res, const char *title,
 	    bool focus)
@@ -198,27 +225,7 @@ draw_result(struct ui *u, const struct rect *r, const struct run_result *res, co
 				    t->stopped_early ? "  stopped early" : "");
 		}
 	}
-	/* The drives as the inventory saw them (the key for comparing runs). */
-	for (size_t i = 0; i < res->n_ident; i++) {
-		const struct target_ident *id = &res->ident[i];
-
-		if (!id->model[0] && !id->serial[0])
-			continue;
-		if (id->capacity.known)
-			fmt_bytes(a, sizeof(a), (double)id->capacity.v);
-		else
-			snprintf(a, sizeof(a), "?");
-		snprintf(b, sizeof(b), "%s", id->logical.known ? "" : "?");
-		if (id->logical.known)
-			snprintf(b, sizeof(b), "%llu", (unsigned long long)id->logical.v);
-		snprintf(c, sizeof(c), "%s", id->physical.known ? "" : "?");
-		if (id->physical.known)
-			snprintf(c, sizeof(c), "%llu", (unsigned long long)id->physical.v);
-		OUT(EL_DIM, "%s: %s, serial %s, %s, %s/%s, %s %s",
-		    i < res->ident_targets.n ? res->ident_targets.v[i] : "?", id->model[0] ? id->model : "?",
-		    id->serial[0] ? id->serial : "?", a, b, c, id->controller[0] ? id->controller : "?",
-		    id->port[0] ? id->port : "?");
-	}
+	draw_idents(ro, res);
 	/* What the test said beyond one sentence, and its own tables: drawn
 	 * from their types, whatever the test. */
 	for (size_t i = 0; i < res->n_verdicts; i++)

@@ -21,9 +21,10 @@ static void
 snap_drive(struct tri_snap *s, const struct drive *d, const struct inventory *inv)
 {
 	s->found = true;
+	triage_prov_snap(s, d);
 	if (d->ata.state != ATA_OK || !d->ata.smart.known) {
 		snprintf(s->reason, sizeof(s->reason), "%s",
-			 d->ata.state == ATA_NOT_ATA ? "not an ATA device" :
+			 d->ata.state == ATA_NOT_ATA && d->transport != TR_USB ? "not an ATA device" :
 			 d->ata.reason[0] ? d->ata.reason :
 			 d->ata.smart.reason[0] ? d->ata.smart.reason : "not read");
 	} else {

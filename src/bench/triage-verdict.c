@@ -194,6 +194,7 @@ judge_drive(struct bench_ctx *c, struct run_result *r, struct result_table *tb, 
 	}
 	triage_selftest_judge(&S->before[t], &S->after[t], lbs, &lv, why, sizeof(why), &ev);
 	triage_selftest_run_judge(c, t, &lv, why, sizeof(why), &ev);
+	triage_prov_judge(&S->before[t], plan_param_str(p, "provenance"), &lv, why, sizeof(why), &ev);
 	int64_t resume = triage_wv_judge(c, t, r->interrupted, &lv, why, sizeof(why), &ev, first_fail, fn);
 	if (io->oom)
 		strlist_add(&ev, "out of memory: the slow-range search saw part of the curve");

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "bench/bench.h"
 #include "inventory/ata-selftest.h"
+#include "inventory/farm.h"
 #include "inventory/nvme.h"
 #include "inventory/scsi.h"
 #include "inventory/wear.h"
@@ -40,6 +41,13 @@ struct tri_snap {
 	enum scsi_format fmt;		/* READ CAPACITY(16)'s format (SCSI_FMT_UNKNOWN: not read) */
 	struct known_u64 block_bytes;	/* its logical block length */
 	char sg_node[16];		/* its SCSI generic node ("" unknown): the fix names it */
+	/* provenance (triage-provenance.c): an ATA drive's FARM log, hidden
+	 * capacity, SMART 9 and serial as read */
+	bool prov;
+	struct farm_info farm;
+	struct hidden_capacity hidden;
+	struct known_u64 smart_poh;
+	char serial[64];
 };
 
 /* The rules on a drive's health beyond ATA SMART (triage-health.c): the
@@ -103,4 +111,10 @@ void triage_snap_free(struct tri_snap *s);
  * 0, or -ENOENT (no such table or row: w unknown). */
 struct run_result;
 int triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w);
+/* triage-provenance.c: the snapshot's part, and the rules (rule: --provenance
+ * warn|off) on the snapshot before the reads */
+void triage_prov_snap(struct tri_snap *s, const struct drive *d);
+void triage_prov_judge(const struct tri_snap *b, const char *rule, enum verdict_level *lv, char *why,
+		       size_t wn, struct strlist *ev);
+extern const struct bench_param triage_bp_provenance;
 #endif

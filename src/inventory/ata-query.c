@@ -104,9 +104,9 @@ via_libatasmart(SkDisk *d, const char *devpath, unsigned tmo, struct ata_info *o
 	return rc;
 }
 
-int
-ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
-		 void **blob, size_t *blob_len)
+static int
+query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
+	     void **blob, size_t *blob_len)
 {
 	SkDisk *d = NULL;
 	char lib[128] = "", r[160] = "", eb[16];
@@ -158,6 +158,20 @@ ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
 				 r[0] ? r : "no SMART data");
 	}
 	return 0;
+}
+
+int
+ata_query_device(const char *devpath, unsigned timeout_ms, struct ata_info *out,
+		 void **blob, size_t *blob_len)
+{
+	int rc = query_device(devpath, timeout_ms, out, blob, blob_len);
+	if (rc == 0 && out->state == ATA_OK)
+		ata_sgio_provenance(devpath, timeout_ms, &out->farm, &out->hidden);
+	else if (out->state != ATA_OK) {
+		snprintf(out->farm.reason, sizeof out->farm.reason, "no ATA answer");
+		snprintf(out->hidden.reason, sizeof out->hidden.reason, "no ATA answer");
+	}
+	return rc;
 }
 
 /* ---- every drive in parallel ---- */
@@ -362,6 +376,12 @@ collect_job(struct inventory *inv, struct ata_batch *b, struct job *j)
 			save_blob(inv, b->save_blobs, d, j->blob, j->blob_len);
 		free(j->blob);
 		j->blob = NULL;
+		if (d->transport == TR_USB && d->ata.state != ATA_OK) {
+			/* the bridge is the reason, not the drive (usb-bridge.c) */
+			char why[sizeof d->ata.reason];
+			usb_bridge_reason(d->syspath, d->ata.reason, why, sizeof why);
+			snprintf(d->ata.reason, sizeof d->ata.reason, "%s", why);
+		}
 		if (d->ata.state != ATA_OK && d->ata.state != ATA_NOT_ATA) {
 			strlist_addf(&inv->notes, "%s: ATA/SMART: %s", d->name, d->ata.reason);
 			inv->incomplete = true;

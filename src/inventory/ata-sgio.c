@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "inventory/ata.h"
 #include "inventory/ata-selftest.h"
+#include "inventory/farm.h"
 
 #define ATA_IDENTIFY_DEVICE	0xEC
 #define ATA_SMART		0xB0
@@ -55,6 +56,9 @@ ata_sense_parse(const uint8_t *s, size_t len, struct ata_regs *r,
 			r->lba_low = s[9];
 			r->lba_mid = s[10];
 			r->lba_high = s[11];
+			/* no room for the upper LBA bytes: known only when the
+			 * "upper non-zero" bits say they are zero */
+			r->hob_known = !(s[8] & 0x30);
 			rc = 0;
 			/* Linux 4.7-6.9 wrote the fixed-format fields at descriptor
 			 * offsets (status in byte 9, LBA in 17-19) and left VALID
@@ -69,6 +73,7 @@ ata_sense_parse(const uint8_t *s, size_t len, struct ata_regs *r,
 				r->lba_low = s[17];
 				r->lba_mid = s[18];
 				r->lba_high = s[19];
+				r->hob_known = false;
 			}
 		}
 	} else if (code == 0x72 || code == 0x73) {
@@ -94,6 +99,10 @@ ata_sense_parse(const uint8_t *s, size_t len, struct ata_regs *r,
 				r->lba_low = d[7];
 				r->lba_mid = d[9];
 				r->lba_high = d[11];
+				r->lba_low_hob = d[6];
+				r->lba_mid_hob = d[8];
+				r->lba_high_hob = d[10];
+				r->hob_known = r->extend;
 				r->device = d[12];
 				r->status = d[13];
 				rc = 0;
@@ -115,6 +124,9 @@ out:
 struct ata_cmd {
 	uint8_t command, features, count, lba_low, lba_mid, lba_high;
 	bool data_in;		/* PIO data-in of one 512-byte sector, else non-data */
+	bool ext;		/* a 48-bit command (16-byte CDB's EXTEND bit) */
+	uint8_t lba_mid_hob;	/* LBA 39:32 (READ LOG EXT: page number 15:8) */
+	uint8_t device;		/* bit 6: LBA mode (READ NATIVE MAX ADDRESS wants it) */
 };
 
 /* One ATA command through ATA PASS-THROUGH(16) or (12).  Non-data commands
@@ -133,13 +145,15 @@ sat_command(int fd, bool sat12, const struct ata_cmd *c, uint8_t *data,
 	memset(cdb, 0, sizeof cdb);
 	if (!sat12) {
 		cdb[0] = 0x85;
-		cdb[1] = proto << 1;
+		cdb[1] = (uint8_t)(proto << 1 | (c->ext ? 1 : 0));
 		cdb[2] = flags;
 		cdb[4] = c->features;
+		cdb[9] = c->lba_mid_hob;
 		cdb[6] = c->count;
 		cdb[8] = c->lba_low;
 		cdb[10] = c->lba_mid;
 		cdb[12] = c->lba_high;
+		cdb[13] = c->device;
 		cdb[14] = c->command;
 	} else {
 		cdb[0] = 0xA1;
@@ -150,12 +164,18 @@ sat_command(int fd, bool sat12, const struct ata_cmd *c, uint8_t *data,
 		cdb[5] = c->lba_low;
 		cdb[6] = c->lba_mid;
 		cdb[7] = c->lba_high;
+		cdb[8] = c->device;
 		cdb[9] = c->command;
 	}
 	memset(sense, 0, sizeof sense);
 	memset(&h, 0, sizeof h);
 	h.interface_id = 'S';
 	h.cmdp = cdb;
+	if (sat12 && c->ext) {
+		snprintf(reason, rn, "command 0x%02x is 48-bit: the 12-byte form cannot carry it",
+			 c->command);
+		return -EOPNOTSUPP;
+	}
 	h.cmd_len = sat12 ? 12 : 16;
 	h.sbp = sense;
 	h.mx_sb_len = sizeof sense;
@@ -399,4 +419,175 @@ ata_sgio_smart_exec(const char *devpath, unsigned timeout_ms, uint8_t subcommand
 	}
 	close(fd);
 	return rc;
+}
+
+/* ---- provenance: the FARM log and the hidden capacity ---- */
+
+#define ATA_READ_LOG_EXT	0x2F
+#define ATA_READ_NATIVE_MAX	0xF8
+#define ATA_READ_NATIVE_MAX_EXT	0x27
+#define ATA_DCO			0xB1
+#define DCO_IDENTIFY		0xC2
+
+static uint16_t
+id_word(const uint8_t *id, unsigned w)
+{
+	return (uint16_t)(id[2 * w] | id[2 * w + 1] << 8);
+}
+
+static bool
+word_ok(uint16_t w)
+{
+	return w != 0 && w != 0xFFFF;
+}
+
+/* One sector of a GP log (READ LOG EXT, 48-bit, 16-byte CDB only). */
+static int
+read_log_sector(int fd, unsigned tmo, uint8_t addr, unsigned page, uint8_t *buf, char *reason,
+		size_t rn)
+{
+	const struct ata_cmd c = { .command = ATA_READ_LOG_EXT, .count = 1, .lba_low = addr,
+				   .lba_mid = (uint8_t)page, .lba_mid_hob = (uint8_t)(page >> 8),
+				   .data_in = true, .ext = true };
+	struct ata_regs regs;
+	bool hr;
+	return sat_command(fd, false, &c, buf, tmo, &regs, &hr, reason, rn);
+}
+
+/* The FARM pages a verdict needs: the header, the drive information and
+ * page 5's by-head hours, into a zeroed image of the whole log (a field
+ * not read stays "not valid" there, so unknown). */
+static void
+read_farm(int fd, unsigned tmo, const uint8_t *id, struct farm_info *farm)
+{
+	char r[160] = "";
+	uint8_t dir[ATA_BLOB_SECTOR];
+	char model[41];
+	uint16_t w84 = id_word(id, 84), w87 = id_word(id, 87);
+	for (int i = 0; i < 20; i++) {
+		model[2 * i] = (char)id[54 + 2 * i + 1];
+		model[2 * i + 1] = (char)id[54 + 2 * i];
+	}
+	model[40] = '\0';
+	bool seagate = !strncmp(model, "ST", 2);
+	memset(farm, 0, sizeof *farm);
+	snprintf(farm->source, sizeof farm->source, "ATA log 0xA6");
+	if (!((word_ok(w84) && (w84 & 0x20)) || (word_ok(w87) && (w87 & 0x20)))) {
+		snprintf(farm->reason, sizeof farm->reason, "no General Purpose Logging (IDENTIFY word 84 bit 5)%s",
+			 seagate ? "" : "; not a Seagate drive");
+		return;
+	}
+	if (read_log_sector(fd, tmo, 0x00, 0, dir, r, sizeof r)) {
+		snprintf(farm->reason, sizeof farm->reason, "GP log directory not read: %.120s", r);
+		return;
+	}
+	unsigned nsec = (unsigned)(dir[2 * FARM_ATA_LOG] | dir[2 * FARM_ATA_LOG + 1] << 8);
+	if (!nsec) {
+		snprintf(farm->reason, sizeof farm->reason, "no FARM log (log 0xA6 not in the GP log directory)%s",
+			 seagate ? "" : "; not a Seagate drive");
+		return;
+	}
+	unsigned per_page = nsec / FARM_ATA_PAGES;	/* sectors a page */
+	if (per_page * ATA_BLOB_SECTOR != FARM_ATA_PAGE) {
+		snprintf(farm->reason, sizeof farm->reason, "log 0xA6 has %u sectors, not the six 16 KiB "
+			 "pages of a FARM log", nsec);
+		return;
+	}
+	uint8_t *img = calloc(1, FARM_ATA_SIZE);
+	if (!img) {
+		snprintf(farm->reason, sizeof farm->reason, "out of memory");
+		return;
+	}
+	/* page 0 and 1: their first sector; page 5: the sector of the head hours */
+	const unsigned want[] = { 0, per_page, 5 * per_page + 12 };
+	int rc = 0;
+	for (size_t k = 0; k < sizeof want / sizeof want[0] && !rc; k++)
+		rc = read_log_sector(fd, tmo, FARM_ATA_LOG, want[k], img + (size_t)want[k] * ATA_BLOB_SECTOR,
+				     r, sizeof r);
+	if (rc)
+		snprintf(farm->reason, sizeof farm->reason, "READ LOG EXT 0xA6: %.120s", r);
+	else
+		farm_ata_decode(img, FARM_ATA_SIZE, farm);
+	free(img);
+}
+
+/* READ NATIVE MAX ADDRESS (EXT) and DEVICE CONFIGURATION IDENTIFY against
+ * IDENTIFY's user addressable sectors. */
+static void
+read_hidden(int fd, unsigned tmo, bool sat12, const uint8_t *id, struct hidden_capacity *hc)
+{
+	uint16_t w[256];
+	char r[160] = "";
+	for (int i = 0; i < 256; i++)
+		w[i] = id_word(id, (unsigned)i);
+	struct ata_identify ai;
+	ata_identify_decode(w, &ai);
+	memset(hc, 0, sizeof *hc);
+	hc->reported = ai.sectors;
+	hc->logical = ai.logical.known ? ai.logical : known_u64_of(512);
+	bool hpa_set = word_ok(w[82]) && (w[82] & 0x400);
+	bool locked = word_ok(w[128]) && (w[128] & 0x04);
+	struct ata_cmd c = { .command = ai.lba48 ? ATA_READ_NATIVE_MAX_EXT : ATA_READ_NATIVE_MAX,
+			     .device = 0x40, .ext = ai.lba48 };
+	struct ata_regs regs;
+	bool hr = false;
+	int rc = sat_command(fd, sat12 && !ai.lba48, &c, NULL, tmo, &regs, &hr, r, sizeof r);
+	if (rc || !hr) {
+		snprintf(hc->reason, sizeof hc->reason, "READ NATIVE MAX ADDRESS%s: %.70s%s%s",
+			 ai.lba48 ? " EXT" : "", rc ? r : "no registers returned",
+			 hpa_set ? "" : " (no HPA feature set: IDENTIFY word 82 bit 10 clear)",
+			 locked ? " (security locked: IDENTIFY word 128)" : "");
+		hpa_judge(hc);
+		return;
+	}
+	if (ai.lba48 && !regs.hob_known) {
+		snprintf(hc->reason, sizeof hc->reason, "READ NATIVE MAX ADDRESS EXT: the sense data has no "
+			 "room for LBA 47:24 (fixed format)");
+		hpa_judge(hc);
+		return;
+	}
+	KNOWN_SET(hc->native, hpa_native_lba(ai.lba48, regs.lba_low, regs.lba_mid, regs.lba_high, regs.device,
+					     regs.lba_low_hob, regs.lba_mid_hob, regs.lba_high_hob) + 1);
+	/* DCO: word 83 bit 11 says the feature set is there */
+	uint8_t dco[ATA_BLOB_SECTOR];
+	c = (struct ata_cmd){ .command = ATA_DCO, .features = DCO_IDENTIFY, .count = 1, .data_in = true };
+	rc = sat_command(fd, sat12, &c, dco, tmo, &regs, &hr, r, sizeof r);
+	uint64_t max;
+	char r2[96];
+	if (!rc && !hpa_dco_max(dco, &max, r2, sizeof r2))
+		KNOWN_SET(hc->dco, max + 1);
+	else
+		snprintf(hc->reason, sizeof hc->reason, "DCO not read: DEVICE CONFIGURATION IDENTIFY: %.100s%s",
+			 rc ? r : r2, word_ok(w[83]) && (w[83] & 0x800) ? "" :
+			 " (no DCO feature set: IDENTIFY word 83 bit 11 clear)");
+	hpa_judge(hc);
+}
+
+void
+ata_sgio_provenance(const char *devpath, unsigned timeout_ms, struct farm_info *farm,
+		    struct hidden_capacity *hc)
+{
+	char r[160];
+	uint8_t id[ATA_BLOB_SECTOR];
+	bool sat12;
+	unsigned tmo = clamp_timeout(timeout_ms);
+	memset(farm, 0, sizeof *farm);
+	memset(hc, 0, sizeof *hc);
+	int fd = open_dev(devpath, r, sizeof r);
+	if (fd >= 0 && identify_fd(fd, tmo, id, &sat12, r, sizeof r) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		snprintf(farm->reason, sizeof farm->reason, "IDENTIFY: %.140s", r);
+		snprintf(hc->reason, sizeof hc->reason, "IDENTIFY: %.140s", r);
+		return;
+	}
+	if (sat12)
+		snprintf(farm->reason, sizeof farm->reason, "the bridge takes only 12-byte ATA PASS-THROUGH: "
+			 "no 48-bit READ LOG EXT");
+	else
+		read_farm(fd, tmo, id, farm);
+	read_hidden(fd, tmo, sat12, id, hc);
+	close(fd);
 }

@@ -78,6 +78,10 @@ const char *ata_overall_name(int sk_overall);
 struct ata_regs {
 	uint8_t error, status, device, count, lba_low, lba_mid, lba_high;
 	bool extend;
+	/* a 48-bit command's upper bytes (LBA 31:24, 39:32, 47:40): hob_known
+	 * when the sense said them (descriptor format), or said they are zero */
+	uint8_t lba_low_hob, lba_mid_hob, lba_high_hob;
+	bool hob_known;
 };
 /* Parse a sense buffer.  Always fills the sense key, ASC and ASCQ when
  * the format is known.  0: registers in *r; -ENODATA: valid sense without ATA registers;
@@ -93,4 +97,12 @@ int ata_sgio_identify(const char *devpath, unsigned timeout_ms,
  * setting.  0 or -errno with reason filled. */
 int ata_sgio_blob(const char *devpath, unsigned timeout_ms, void **blob,
 		  size_t *len, char *reason, size_t rn);
+/* Provenance, read-only: the FARM log (READ LOG EXT 0xA6, when the GP log
+ * directory lists it) and the hidden capacity (READ NATIVE MAX ADDRESS
+ * (EXT), DEVICE CONFIGURATION IDENTIFY) against IDENTIFY.  Each result says
+ * why it is unknown.  Never SET MAX, never a DCO change. */
+struct farm_info;
+struct hidden_capacity;
+void ata_sgio_provenance(const char *devpath, unsigned timeout_ms, struct farm_info *farm,
+			 struct hidden_capacity *hc);
 #endif

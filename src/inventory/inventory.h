@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "inventory/farm.h"
 #include "inventory/nvme.h"
 #include "inventory/scsi.h"
 #include "util/known.h"
@@ -94,6 +95,8 @@ struct ata_info {
 	char via[16];		/* "libatasmart", "sg_io", "blob", "sim" */
 	struct ata_identify id;
 	struct smart_info smart;
+	struct farm_info farm;		/* FARM log 0xA6 (farm.h): provenance */
+	struct hidden_capacity hidden;	/* HPA / DCO against IDENTIFY */
 };
 
 /* ---- SMR assessment (smr.c): a verdict with its evidence ---- */

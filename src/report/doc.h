@@ -44,4 +44,8 @@ int doc_flush(FILE *f);
 void access_text(const struct drive *d, char *buf, size_t n);
 /* The inventory section. */
 struct json_object *doc_inventory(const struct inventory *inv);
+/* A drive's "provenance" and "hidden_capacity" (inventory-prov.c): NULL
+ * where the drive was not asked. */
+struct json_object *doc_provenance(const struct drive *d);
+struct json_object *doc_hidden_capacity(const struct drive *d);
 #endif

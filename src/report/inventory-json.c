@@ -422,6 +422,7 @@ drive_json(const struct inventory *inv, const struct drive *d)
 			 d->transport == TR_NVME ? "an NVMe drive: its health is under \"nvme\"" :
 			 drive_scsi_class(d) ?
 			 "a SCSI drive: its health is under \"scsi\"" :
+			 d->transport == TR_USB && d->ata.reason[0] ? d->ata.reason :
 			 d->ata.state == ATA_NOT_ATA ? "not an ATA drive" :
 			 d->ata.state == ATA_NO_ANSWER ? "no answer" :
 			 d->ata.reason[0] ? d->ata.reason : "not read");
@@ -432,6 +433,8 @@ drive_json(const struct inventory *inv, const struct drive *d)
 	ADD(o, "wear", wear_json(d));
 	ADD(o, "scsi", drive_scsi_class(d) || d->scsi.known ?
 	    scsi_json(&d->scsi) : NULL);
+	ADD(o, "provenance", doc_provenance(d));
+	ADD(o, "hidden_capacity", doc_hidden_capacity(d));
 
 	ADD(o, "removable", json_object_new_boolean(d->removable));
 	ADD(o, "readonly", json_object_new_boolean(d->readonly));

@@ -298,6 +298,7 @@ print_drive(FILE *f, const struct drive *d, int mw)
 		print_nvme(f, d);
 	else if (drive_scsi_class(d))
 		print_scsi(f, d);
+	inventory_print_prov(f, d);
 	for (size_t i = 0; i < d->warnings.n; i++)
 		print_wrapped(f, d->name, d->warnings.v[i]);
 }

@@ -12,4 +12,6 @@ const char *trim_label(const struct drive *d);		/* yes, no, ? */
 void fmt_smart(const struct drive *d, char *buf, size_t n);	/* good, FAILING, n/a, no answer */
 void fmt_link(const struct pci_link *l, char *buf, size_t n);	/* "5GT/s x4 of 5GT/s x8", "link n/a" */
 void inventory_print(FILE *f, const struct inventory *inv);
+/* A drive's FARM and hidden-capacity lines under its row (inventory-prov.c). */
+void inventory_print_prov(FILE *f, const struct drive *d);
 #endif

@@ -181,3 +181,29 @@ sim_smart_info(const struct sim_drive_model *m, struct smart_info *s)
 	if (m->lbas_written)
 		add_attr(s, &wear[1], m->lbas_written, p);
 }
+
+void
+sim_provenance_info(const struct sim_drive_model *m, const struct ata_identify *id, struct farm_info *farm,
+		    struct hidden_capacity *hc)
+{
+	memset(farm, 0, sizeof *farm);
+	memset(hc, 0, sizeof *hc);
+	if (!m->farm_power_on_hours && !m->native_sectors)
+		return;		/* no [provenance]: nothing said, as before it existed */
+	snprintf(farm->source, sizeof farm->source, "sim model");
+	if (m->farm_power_on_hours) {
+		farm->known = true;
+		KNOWN_SET(farm->power_on_hours, m->farm_power_on_hours);
+		snprintf(farm->serial, sizeof farm->serial, "%s", m->farm_serial[0] ? m->farm_serial : id->serial);
+		snprintf(farm->model, sizeof farm->model, "%s", id->model);
+		snprintf(farm->firmware, sizeof farm->firmware, "%s", id->firmware);
+	} else {
+		snprintf(farm->reason, sizeof farm->reason, "no FARM log (the model keeps none)");
+	}
+	hc->reported = id->sectors;
+	hc->logical = known_u64_of(m->logical);
+	if (id->sectors.known)
+		KNOWN_SET(hc->native, m->native_sectors > id->sectors.v ? m->native_sectors : id->sectors.v);
+	snprintf(hc->reason, sizeof hc->reason, "DCO not read: the sim models none");
+	hpa_judge(hc);
+}

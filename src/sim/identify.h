@@ -13,4 +13,8 @@ void sim_smart_info(const struct sim_drive_model *m, struct smart_info *s);
  * SCSI reader would have decoded them (after: once a test's I/O ran, what
  * grew meanwhile added); a model without [scsi]: unknown, with the reason. */
 void sim_scsi_info(const struct sim_drive_model *m, const char *serial, bool after, struct scsi_info *out);
+/* The FARM log and hidden capacity its [provenance] section gives (no
+ * section: no FARM, nothing hidden). */
+void sim_provenance_info(const struct sim_drive_model *m, const struct ata_identify *id,
+			 struct farm_info *farm, struct hidden_capacity *hc);
 #endif

@@ -99,6 +99,9 @@ static const struct sim_key drive_keys[] = {
 	{ "scsi", "power_on_hours", SK_U64, OFF(scsi_power_on_hours), 0, 0, 1e7, false, false },
 	{ "scsi", "start_stop_cycles", SK_U64, OFF(scsi_start_stop_cycles), 0, 0, 1e9, false, false },
 	{ "scsi", "temperature_c", SK_DBL, OFF(scsi_temperature_c), 0, -40, 125, false, false },
+	{ "provenance", "farm_power_on_hours", SK_U64, OFF(farm_power_on_hours), 0, 1, 1e7, false, false },
+	{ "provenance", "farm_serial", SK_STR, OFF(farm_serial), SZ(farm_serial), 0, 0, false, false },
+	{ "provenance", "native_sectors", SK_U64, OFF(native_sectors), 0, 1, 1e15, false, false },
 };
 
 /* "0:150 0.5:128 1:70" */

@@ -115,6 +115,12 @@ struct sim_drive_model {
 	uint64_t selftest_fail_lba;
 	bool selftest_fail;		/* fail_lba was given */
 	bool selftest_unsupported;
+	/* provenance ([provenance]): a FARM log (farm_power_on_hours > 0) and
+	 * its serial ("" the drive's own), the native max (HPA: native_sectors
+	 * past the capacity's sectors; 0 none) */
+	uint64_t farm_power_on_hours;
+	char farm_serial[21];
+	uint64_t native_sectors;
 };
 
 struct sim_hba_model {

@@ -80,6 +80,7 @@ add_drive(struct inventory *inv, const struct sim_drive_model *m, unsigned idx, 
 	snprintf(d->ata.via, sizeof d->ata.via, "sim");
 	ata_identify_decode(w, &d->ata.id);
 	sim_smart_info(m, &d->ata.smart);
+	sim_provenance_info(m, &d->ata.id, &d->ata.farm, &d->ata.hidden);
 	ata_apply_identify(d);
 	/* what the kernel would have said from the same IDENTIFY */
 	if (!d->logical.known) {

@@ -46,6 +46,14 @@ seed() {
 			case $f in *.drive) k='\000' ;; *.hba) k='\001' ;; *.rig) k='\002' ;; *) continue ;; esac
 			{ printf "$k"; cat "$f"; } > "$d/$(basename "$f")"
 		done ;;
+	fuzz_farm) # 0: an ATA log's three sectors the reader fetches, 1: a SCSI page, 2: DCO data
+		for f in tests/fixtures/farm/ata-*.bin; do
+			{ printf '\000'; dd if="$f" bs=512 skip=0 count=1 2>/dev/null
+			  dd if="$f" bs=512 skip=32 count=1 2>/dev/null
+			  dd if="$f" bs=512 skip=172 count=1 2>/dev/null; } > "$d/$(basename "$f")"
+		done
+		for f in tests/fixtures/farm/scsi-*.bin; do { printf '\001'; cat "$f"; } > "$d/$(basename "$f")"; done
+		for f in tests/fixtures/farm/dco-*.bin; do { printf '\002'; cat "$f"; } > "$d/$(basename "$f")"; done ;;
 	esac
 	[ -d "tests/fuzz/seeds/$1" ] && cp tests/fuzz/seeds/"$1"/* "$d"/ 2>/dev/null
 	return 0
