@@ -26,13 +26,14 @@ c30 = ctrl[("1b4b", "9230")]	# the x2 card that does not saturate
 assert c30["link"]["sta_width"] == 2 and len(c30["drives"]) == 4, c30
 drv = {d["name"]: d for d in inv["drives"]}
 sims = [d for d in inv["drives"] if d["transport"] == "sim"]
-assert len(sims) == 28, len(sims)	# sim24: the worn NVMe SSD; sim25..27: the SAS pulls
+assert len(sims) == 30, len(sims)	# sim24: the worn NVMe SSD; sim25..27: the SAS pulls; sim28, sim29
 assert [drv[n]["model"] for n in ("sim25", "sim26", "sim27")] == ["SEAGATE ST4000NM0023"] * 3
 d = drv["sim0"]
 assert d["model"] == "WDC WD40EZRX-00SPEB0", d["model"]
 assert d["sectors"]["physical"] == 4096 and d["sectors"]["source"] == "identify", d["sectors"]
 assert d["rotation_rpm"] == 5400
-assert len({x["id"] for x in sims}) == 28	# every drive its own identity
+assert len({x["id"] for x in sims}) == 30	# every drive its own identity
+assert drv["sim28"]["provenance"]["known"] is True, drv["sim28"].get("provenance")
 by = {d["model"]: d for d in sims}
 efax = by["WDC WD20EFAX-68FB5N0"]
 assert efax["trim"]["supported"] is True and efax["smr"]["verdict"] == "likely", efax["smr"]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # home.sh - the home screen lists the demo rig (every controller and drive
 # that `list` shows), the help overlay comes from the key table, `q` quits
-# with the terminal restored; golden screens in UTF-8 and in ASCII mode.
+# with the terminal restored; golden screens in UTF-8 and in ASCII mode, at
+# 120x50 so that every drive of the rig fits the tree.
 . "$(dirname "$0")/lib.sh"
 ds_need_tmux
 ds_need_bin
@@ -11,7 +12,7 @@ list=$(ds_run $DEMO list) || ds_fail "list failed"
 ndrv=$(echo "$list" | grep -cE '^  sim[0-9]+ ')
 [ "$ndrv" -ge 8 ] || ds_fail "demo rig has only $ndrv drives"
 
-ds_start 120 40 -- "$DEMO"
+ds_start 120 50 -- "$DEMO"
 ds_wait '88SE9485' "the 88SE9485 controller"
 for d in $(echo "$list" | awk '/^  sim[0-9]+ / {print $1}'); do
 	ds_screen | grep -qE "│  $d +" || ds_fail "drive $d not in the inventory tree"
@@ -46,7 +47,7 @@ st=$(ds_wait_exit)
 ds_screen | grep -q '^\[tty isig icanon echo' || ds_fail "terminal modes not restored"
 
 # ASCII: a non-UTF-8 locale gets plain characters only.
-ds_start 120 40 LANG=C -- "$DEMO"
+ds_start 120 50 LANG=C -- "$DEMO"
 ds_wait '88SE9485' "the 88SE9485 controller (ASCII)"
 ds_screen | LC_ALL=C grep -q '[^[:print:][:space:]]' && ds_fail "non-ASCII bytes in ASCII mode"
 ds_golden home-ascii
