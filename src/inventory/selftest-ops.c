@@ -78,7 +78,7 @@ ata_open(const struct drive *d, SkDisk **sk, const SkSmartParsedData **pd, bool 
 	rc = sk_disk_set_blob(*sk, blob, n);
 	free(blob);
 	if (rc < 0 || sk_disk_smart_is_available(*sk, &avail) < 0 || !avail || sk_disk_smart_parse(*sk, pd) < 0) {
-		snprintf(st->text, sizeof st->text, "SMART not available on this drive%s%s%s",
+		snprintf(st->text, sizeof st->text, "SMART not available on this drive%s%.100s%s",
 			 why[0] ? " (" : "", why, why[0] ? ")" : "");
 		sk_disk_free(*sk);
 		return -EOPNOTSUPP;

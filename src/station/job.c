@@ -463,7 +463,7 @@ job_run_profile(struct jctx *c)
 		int rc = job_run_test(c, ps, &res, err, sizeof(err));
 		if (rc) {
 			bool going = job_dev_going(j);
-			snprintf(c->text, sizeof(c->text), "%s", err);
+			strtrimcpy(c->text, sizeof(c->text), err);
 			j->pulled = going;
 			c->worst = VL_FAIL;
 			job_level_text(c->worst, j->verdict, sizeof(j->verdict));
