@@ -270,8 +270,12 @@ reader(char *str, int num, void *stream)
 int
 sim_ini_run(struct sim_ini *p, const char *text)
 {
-	if (p->n_keys > sizeof p->seen / sizeof p->seen[0])
+	if (p->n_keys > sizeof p->seen / sizeof p->seen[0]) {
+		/* a key table outgrew seen[]: the build's own mistake, said as one */
+		sim_ini_fail(p, 0, "the key table has %zu keys, more than the %zu this parser tracks",
+			     p->n_keys, sizeof p->seen / sizeof p->seen[0]);
 		return -EINVAL;
+	}
 	p->pos = text;
 	p->line = 0;
 	int r = ini_parse_stream(reader, p, handler, p);

@@ -216,6 +216,23 @@ test_report_verdicts(void **state)
 	run_result_free(&res);
 }
 
+/* A test with more parameters than a plan holds would lose the ones past
+ * BENCH_MAX_PARAMS (plan_set_value says -E2BIG, a default is read): every
+ * registered test must fit, so adding a parameter to triage fails here. */
+static void
+test_params_fit(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < bench_count; t++) {
+		size_t n = 0;
+		for (const struct bench_param *const *bp = bench_table[t]->params; bp && *bp; bp++)
+			n++;
+		if (n > BENCH_MAX_PARAMS)
+			fail_msg("%s has %zu parameters, BENCH_MAX_PARAMS is %d", bench_table[t]->name, n,
+				 BENCH_MAX_PARAMS);
+	}
+}
+
 int
 main(void)
 {
@@ -223,6 +240,7 @@ main(void)
 		cmocka_unit_test(test_board_lookup),
 		cmocka_unit_test(test_history_filter),
 		cmocka_unit_test(test_report_verdicts),
+		cmocka_unit_test(test_params_fit),
 	};
 	char cmd[600];
 
