@@ -4,7 +4,6 @@
  * INQUIRY vendor "ATA", VPD 0x83's target port protocol (as the kernel keeps
  * the page in sysfs), the ATA Information page 0x89.  sysfs.c's
  * decide_transport asks here; scsi.transport_from names who said it. */
-#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,21 +21,16 @@ host_transport(const char *syspath)
 		{ "sas_host", "sas" }, { "fc_host", "fc" }, { "iscsi_host", "iscsi" },
 		{ "srp_host", "srp" }, { "spi_host", "spi" },
 	};
-	for (const char *p = strstr(syspath, "/host"); p; p = strstr(p + 1, "/host")) {
-		const char *e = p + 5;
-		if (!isdigit((unsigned char)*e))
-			continue;
-		while (isdigit((unsigned char)*e))
-			e++;
-		if (*e != '/')
-			continue;
-		char path[PATH_MAX];
-		for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
-			if (pathf(path, sizeof path, "%.*s/%s", (int)(e - syspath), syspath,
-				  classes[i][0]) == 0 && access(path, F_OK) == 0)
-				return classes[i][1];
+	size_t pl;
+	const char *h;
+	int hl;
+	char path[PATH_MAX];
+	if (sysfs_first_host(syspath, &pl, &h, &hl))
 		return NULL;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+		if (pathf(path, sizeof path, "%.*s/%s", (int)pl, syspath, classes[i][0]) == 0 &&
+		    access(path, F_OK) == 0)
+			return classes[i][1];
 	return NULL;
 }
 

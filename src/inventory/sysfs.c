@@ -261,9 +261,8 @@ static const char *const sas_hba_drivers[] = {
 	"aacraid", "pm80xx", "hisi_sas_v3_hw", "mvsas", "isci", "arcmsr",
 };
 
-/* proc_name of the first hostN on the path: <...>/hostN/scsi_host/hostN/proc_name. */
-static bool
-behind_sas_hba(const char *syspath)
+int
+sysfs_first_host(const char *syspath, size_t *prefix, const char **host, int *host_len)
 {
 	for (const char *p = strstr(syspath, "/host"); p; p = strstr(p + 1, "/host")) {
 		const char *e = p + 5;
@@ -273,16 +272,29 @@ behind_sas_hba(const char *syspath)
 			e++;
 		if (*e != '/')
 			continue;
-		char path[PATH_MAX], drv[64];
-		int hl = (int)(e - p - 1);
-		if (pathf(path, sizeof path, "%.*s/scsi_host/%.*s/proc_name",
-			  (int)(e - syspath), syspath, hl, p + 1) || read_text(path, drv, sizeof drv))
-			return false;
-		for (size_t i = 0; i < ARRAY_SIZE(sas_hba_drivers); i++)
-			if (strcmp(drv, sas_hba_drivers[i]) == 0)
-				return true;
-		return false;
+		*prefix = (size_t)(e - syspath);
+		*host = p + 1;
+		*host_len = (int)(e - p - 1);
+		return 0;
 	}
+	return -ENOENT;
+}
+
+/* proc_name of the first hostN on the path: <...>/hostN/scsi_host/hostN/proc_name. */
+static bool
+behind_sas_hba(const char *syspath)
+{
+	char path[PATH_MAX], drv[64];
+	size_t pl;
+	const char *h;
+	int hl;
+	if (sysfs_first_host(syspath, &pl, &h, &hl) ||
+	    pathf(path, sizeof path, "%.*s/scsi_host/%.*s/proc_name", (int)pl, syspath, hl, h) ||
+	    read_text(path, drv, sizeof drv))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(sas_hba_drivers); i++)
+		if (strcmp(drv, sas_hba_drivers[i]) == 0)
+			return true;
 	return false;
 }
 

@@ -9,6 +9,9 @@
  * mounts and the open check.  0 or -errno (root unreadable). */
 int sysfs_scan_drives(struct inventory *inv, const struct inventory_opts *o);
 
+/* The first hostN directory on a sysfs path: 0 with *prefix the length of
+ * the path through it and host, host_len its name; -ENOENT none. */
+int sysfs_first_host(const char *syspath, size_t *prefix, const char **host, int *host_len);
 /* (scsi-transport.c) Set d->scsi.transport ("sas", "fc", "sata", "" ...)
  * and transport_from (who said it); returns t. */
 enum ds_transport scsi_transport_said(struct drive *d, enum ds_transport t, const char *what,
