@@ -322,40 +322,46 @@ class_of(const struct drive *d, struct selftest_status *st)
 	}
 }
 
+/* Each class's start, poll and abort, by the class a drive was found to
+ * be when its self-test started (priv_of(s)->cls). */
+static const struct cls_ops {
+	int (*start)(const struct drive *, struct selftest_drive *);
+	int (*poll)(const struct drive *, struct selftest_drive *);
+	int (*abort)(const struct drive *, struct selftest_drive *);
+} cls_ops[] = {
+	[CLS_ATA] = { ata_start, ata_poll, ata_abort },
+	[CLS_NVME] = { nvme_start, nvme_poll, nvme_abort },
+	[CLS_SCSI] = { scsi_selftest_start, scsi_selftest_poll, scsi_selftest_abort },
+};
+
+static const struct cls_ops *
+ops_of(int cls)
+{
+	return cls > CLS_NONE && cls <= CLS_SCSI ? &cls_ops[cls] : NULL;
+}
+
 int
 inv_selftest_start(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
 {
 	(void)f;
 	int cls = class_of(d, &s->st);
 	priv_of(s)->cls = cls;
-	switch (cls) {
-	case CLS_ATA: return ata_start(d, s);
-	case CLS_NVME: return nvme_start(d, s);
-	case CLS_SCSI: return scsi_selftest_start(d, s);
-	}
-	return -EOPNOTSUPP;
+	const struct cls_ops *o = ops_of(cls);
+	return o ? o->start(d, s) : -EOPNOTSUPP;
 }
 
 int
 inv_selftest_poll(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
 {
 	(void)f;
-	switch (priv_of(s)->cls) {
-	case CLS_ATA: return ata_poll(d, s);
-	case CLS_NVME: return nvme_poll(d, s);
-	case CLS_SCSI: return scsi_selftest_poll(d, s);
-	}
-	return -EOPNOTSUPP;
+	const struct cls_ops *o = ops_of(priv_of(s)->cls);
+	return o ? o->poll(d, s) : -EOPNOTSUPP;
 }
 
 int
 inv_selftest_abort(const struct dev_facts *f, const struct drive *d, struct selftest_drive *s)
 {
 	(void)f;
-	switch (priv_of(s)->cls) {
-	case CLS_ATA: return ata_abort(d, s);
-	case CLS_NVME: return nvme_abort(d, s);
-	case CLS_SCSI: return scsi_selftest_abort(d, s);
-	}
-	return -EOPNOTSUPP;
+	const struct cls_ops *o = ops_of(priv_of(s)->cls);
+	return o ? o->abort(d, s) : -EOPNOTSUPP;
 }
