@@ -11,6 +11,7 @@
 #include <string.h>
 #include "bench/triage.h"
 #include "inventory/inventory.h"
+#include "triage_judge.h"
 #include "io/target.h"
 
 static const struct tri_health_rules defaults = {
@@ -34,29 +35,10 @@ healthy(struct tri_snap *s)
 	h->temperature_c = known_i64_of(38);
 }
 
-static bool
-has(const struct strlist *l, const char *needle)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strstr(l->v[i], needle))
-			return true;
-	return false;
-}
-
-struct out {
-	enum verdict_level lv;
-	char why[512];
-	struct strlist ev;
-};
-
 static void
 judge(const struct tri_snap *b, const struct tri_snap *a, const struct tri_health_rules *r, struct out *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->lv = VL_PASS;
-	triage_smart_judge(b, a, (struct known_dbl){ 0 }, r->max_temp, "fail", &o->lv, o->why, sizeof(o->why),
-			   &o->ev);
-	triage_health_judge(b, a, r, &o->lv, o->why, sizeof(o->why), &o->ev);
+	judge_with(b, a, r, true, o);
 }
 
 static void
