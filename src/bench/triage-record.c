@@ -120,24 +120,15 @@ triage_wear_evidence(const struct tri_snap *b, const struct tri_snap *a, struct 
 	strlist_addf(ev, "wear: %s", wear_text(&s->wear, t, sizeof(t)));
 }
 
-/* The column named name of t, -1 none. */
-static int
-col_named(const struct result_table *t, const char *name)
-{
-	for (size_t c = 0; c < t->n_cols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	return -1;
-}
-
 int
 triage_recorded_wear(const struct run_result *r, const char *target, struct drive_wear *w)
 {
 	wear_unknown(w, "not recorded");
 	for (size_t i = 0; r && i < r->n_tables; i++) {
 		struct result_table *t = &r->tables[i];
-		int ct = col_named(t, "target"), cw = col_named(t, "wear_pct"), cs = col_named(t, "wear_source");
-		int cb = col_named(t, "bytes_written");
+		int ct = table_col(t, CR_TARGET), cw = table_col_named(t, "wear_pct");
+		int cs = table_col_named(t, "wear_source");
+		int cb = table_col_named(t, "bytes_written");
 		if (strcmp(t->name, "health") || ct < 0 || cw < 0 || cs < 0 || cb < 0)
 			continue;
 		for (size_t row = 0; row < t->n_rows; row++) {

@@ -159,13 +159,18 @@ col_role_key(enum col_role role)
 }
 
 int
-table_col(const struct result_table *t, enum col_role role)
+table_col_named(const struct result_table *t, const char *name)
 {
-	const char *k = col_role_key(role);
-	for (size_t i = 0; t && *k && i < t->n_cols; i++)
-		if (!strcmp(t->cols[i].name, k))
+	for (size_t i = 0; t && *name && i < t->n_cols; i++)
+		if (!strcmp(t->cols[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+int
+table_col(const struct result_table *t, enum col_role role)
+{
+	return table_col_named(t, col_role_key(role));
 }
 
 const struct result_cell *

@@ -279,6 +279,8 @@ void result_table_free(struct result_table *t);
 /* Typed lookups, the one place that knows which name a role has. */
 const char *col_role_key(enum col_role role);	/* its name in the schema: "target", "" none */
 int table_col(const struct result_table *t, enum col_role role);	/* column index, -1 none */
+/* A test's own column (read back by the test that wrote it), -1 none. */
+int table_col_named(const struct result_table *t, const char *name);
 /* The next table of that role after `after` (NULL: the first), NULL none. */
 const struct result_table *result_table_next(const struct run_result *r, enum table_role role,
 					     const struct result_table *after);
